@@ -1,0 +1,30 @@
+# The two commands a newcomer needs are `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: install run test bench lint constraints
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	scripts/run.sh
+
+test: install
+	scripts/test.sh
+
+bench: install
+	$(BIN)/python benchmarks/bench_hands.py
+
+lint: install
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy . && $(BIN)/lint-imports
+
+constraints:
+	$(BIN)/pip freeze --exclude-editable | grep -v '^casino-back-office' \
+	  | sed '1i # Exact versions the suite last passed with; `make constraints` regenerates this file.' > constraints.txt

@@ -1,0 +1,1 @@
+"""Money: wallets, the double-entry ledger and paytables."""

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the whole product: PostgreSQL and Redis (embedded, data in .data/, unless DATABASE_URL /
+# REDIS_URL name servers), migrations, demo data, the web server, a Celery worker and Celery
+# beat. Ctrl-C stops everything it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+export DEBUG="${DEBUG:-true}"
+PORT="${PORT:-8000}"
+DATA_DIR=.data
+
+children=()
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${children[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${children[@]}"; do wait "$pid" 2>/dev/null || true; done
+  "$BIN/python" scripts/services.py stop "$DATA_DIR"
+}
+trap cleanup EXIT INT TERM
+
+eval "$("$BIN/python" scripts/services.py start "$DATA_DIR")"
+export DATABASE_URL REDIS_URL
+
+"$BIN/python" manage.py migrate --noinput
+"$BIN/python" manage.py collectstatic --noinput --verbosity 0
+"$BIN/python" manage.py seed_demo
+
+"$BIN/celery" -A casino worker --loglevel=INFO --concurrency=2 &
+children+=($!)
+"$BIN/celery" -A casino beat --loglevel=INFO &
+children+=($!)
+"$BIN/gunicorn" casino.wsgi --bind "127.0.0.1:$PORT" --workers 2 --access-logfile - &
+children+=($!)
+
+echo "Serving http://127.0.0.1:$PORT/ (admin at /admin/, API docs at /api/docs/). Ctrl-C stops."
+# Any one of them dying stops the rest: a half-running product is worse than none.
+wait -n

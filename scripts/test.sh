@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every check: lint, types, the engine's import boundary, and the whole test suite against
+# real PostgreSQL and Redis started in a throwaway folder (or the servers named by DATABASE_URL /
+# REDIS_URL). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+
+scratch="$(mktemp -d)"
+chmod 755 "$scratch"
+cleanup() {
+  "$BIN/python" scripts/services.py stop "$scratch"
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+eval "$("$BIN/python" scripts/services.py start "$scratch")"
+export DATABASE_URL REDIS_URL
+# The suite runs as production does: DEBUG off, static files collected and fingerprinted.
+export DEBUG=false SECRET_KEY=test-only-secret-key ALLOWED_HOSTS=testserver,127.0.0.1,localhost
+export STATIC_ROOT="$scratch/static"
+"$BIN/python" manage.py collectstatic --noinput --verbosity 0
+
+echo "== ruff"; "$BIN/ruff" check . && "$BIN/ruff" format --check .
+echo "== mypy"; "$BIN/mypy" .
+echo "== import boundaries"; "$BIN/lint-imports"
+echo "== pytest"; "$BIN/pytest" -n 2 "$@"

@@ -1,0 +1,48 @@
+"""The site answers: home page, admin login, API schema and docs."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import override_settings
+
+
+@pytest.mark.django_db
+def test_home_page_links_admin_and_api_docs(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b'href="/admin/"' in response.content
+    assert b'href="/api/docs/"' in response.content
+
+
+@pytest.mark.django_db
+def test_admin_asks_for_login(client):
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
+
+
+@pytest.mark.django_db
+def test_api_schema_and_docs_are_served_without_a_cdn(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    assert schema.json()["info"]["title"] == "Casino back office API"
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"cdn" not in docs.content.lower()
+
+
+@pytest.mark.django_db
+def test_seed_demo_refuses_with_debug_off():
+    with override_settings(DEBUG=False), pytest.raises(CommandError, match="DEBUG"):
+        call_command("seed_demo")
+
+
+@pytest.mark.django_db
+def test_seed_demo_creates_users_with_roles_and_is_repeatable(django_user_model):
+    with override_settings(DEBUG=True):
+        call_command("seed_demo")
+        call_command("seed_demo")
+    pit = django_user_model.objects.get(username="pit1")
+    assert pit.check_password("pit1-demo")
+    assert list(pit.groups.values_list("name", flat=True)) == ["pit_staff"]
+    assert django_user_model.objects.filter(groups__name="player").count() == 4

@@ -1,0 +1,89 @@
+"""Idempotency-Key handling for money-moving API requests (Stripe's semantics).
+
+The first successful response to a key is stored in the same database transaction as the
+money it moved. A retry with the same key and body gets that response again and moves
+nothing; the same key with another body is refused with 409. Concurrent retries are
+serialised by a transaction-scoped advisory lock on the key, so exactly one of them runs.
+A request that fails changes nothing and stores nothing, so it may be retried with its key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.db import connection, transaction
+from django.http import HttpResponse
+from rest_framework import status
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.permissions import acting_user
+
+from .models import IdempotentRequest
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+
+
+class IdempotencyKeyReused(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "idempotency_key_reused"
+    default_detail = (
+        f"This {HEADER} was already used with a different request; use a new key for a new request."
+    )
+
+
+def _fingerprint(request: Request) -> str:
+    body = json.dumps(request.data, sort_keys=True, default=str, separators=(",", ":"))
+    material = f"{request.method} {request.path}\n{body}"
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpResponse]:
+    @wraps(view_method)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        user = acting_user(request)
+        key = request.headers.get(HEADER, "").strip()
+        if not key or len(key) > MAX_KEY_LENGTH:
+            message = (
+                f"A request that moves money needs an {HEADER} header "
+                f"of 1 to {MAX_KEY_LENGTH} characters."
+            )
+            raise ValidationError({HEADER: [message]})
+        fingerprint = _fingerprint(request)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                    [f"{user.pk}:{key}"],
+                )
+            earlier = IdempotentRequest.objects.filter(user=user, key=key).first()
+            if earlier is not None:
+                if earlier.fingerprint != fingerprint:
+                    raise IdempotencyKeyReused
+                return HttpResponse(
+                    earlier.response_body,
+                    status=earlier.status_code,
+                    content_type="application/json",
+                    headers={"Idempotent-Replayed": "true"},
+                )
+            response = view_method(view, request, *args, **kwargs)
+            if not status.is_success(response.status_code):
+                return response
+            body = JSONRenderer().render(response.data).decode()
+            IdempotentRequest.objects.create(
+                user=user,
+                key=key,
+                fingerprint=fingerprint,
+                status_code=response.status_code,
+                response_body=body,
+            )
+        return HttpResponse(body, status=response.status_code, content_type="application/json")
+
+    return wrapper

@@ -1,0 +1,334 @@
+"""Money: accounts, the double-entry ledger, idempotent requests and paytables.
+
+The ledger is append-only. Entries and transactions are refused UPDATE and DELETE by
+PostgreSQL triggers, and a deferred trigger refuses to commit a transaction whose entries do
+not sum to zero in each currency, so no code path (ORM, raw SQL, admin) can create or destroy
+money. A mistake is corrected by a reversing transaction.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pghistory
+import pgtrigger
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+MONEY_DIGITS = 14
+MONEY_PLACES = 2
+CENT = Decimal("0.01")
+
+
+def money_field(**kwargs: object) -> models.DecimalField:
+    return models.DecimalField(max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES, **kwargs)  # type: ignore[arg-type]
+
+
+class Currency(models.TextChoices):
+    USD = "USD", "US dollar"
+    FUN = "FUN", "Play money"
+
+
+class AccountKind(models.TextChoices):
+    PLAYER_WALLET = "player_wallet", "Player wallet"
+    HOUSE_BANKROLL = "house_bankroll", "House bankroll"
+    STAKES_IN_PLAY = "stakes_in_play", "Stakes held in play"
+    RAKE = "rake", "Rake"
+    BONUS = "bonus", "BONUS side bets held"
+    # The cage stands for the world outside the ledger: cash brought in or paid out. It is
+    # the only account whose balance may be negative (money the casino holds for others).
+    CAGE = "cage", "Cage (cash in and out)"
+
+
+HOUSE_KINDS = tuple(kind for kind in AccountKind if kind != AccountKind.PLAYER_WALLET)
+
+
+class Account(models.Model):
+    kind = models.CharField(max_length=20, choices=AccountKind.choices)
+    currency = models.CharField(max_length=3, choices=Currency.choices)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="accounts",
+    )
+    # Cached sum of this account's entries, kept in the same database transaction under a
+    # row lock; `ledger_check` proves it equal to the sum.
+    balance = money_field(default=Decimal("0.00"), editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("kind", "currency", "owner_id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("owner", "currency"),
+                condition=Q(kind=AccountKind.PLAYER_WALLET),
+                name="one_wallet_per_player_and_currency",
+            ),
+            models.UniqueConstraint(
+                fields=("kind", "currency"),
+                condition=Q(owner__isnull=True),
+                name="one_house_account_per_kind_and_currency",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind=AccountKind.PLAYER_WALLET, owner__isnull=False)
+                | (~Q(kind=AccountKind.PLAYER_WALLET) & Q(owner__isnull=True)),
+                name="wallets_have_owners_house_accounts_do_not",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind=AccountKind.CAGE) | Q(balance__gte=0),
+                name="no_negative_balance_but_the_cage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.owner_id:
+            return f"{self.owner} {self.currency} wallet"
+        return f"{self.get_kind_display()} {self.currency}"
+
+
+class TransactionKind(models.TextChoices):
+    DEPOSIT = "deposit", "Deposit"
+    WITHDRAWAL = "withdrawal", "Withdrawal"
+    HOUSE_FUNDING = "house_funding", "House bankroll funding"
+    STAKE = "stake", "Stake taken"
+    SETTLEMENT = "settlement", "Settlement"
+    RAKE = "rake", "Rake"
+    REVERSAL = "reversal", "Reversal"
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="ledger_transactions_are_immutable", operation=pgtrigger.Update | pgtrigger.Delete
+    ),
+)
+class LedgerTransaction(models.Model):
+    kind = models.CharField(max_length=20, choices=TransactionKind.choices)
+    reason = models.CharField(max_length=500, blank=True)
+    # A unique business reference ("joker-round:42:settle") makes a posting happen at most
+    # once, whatever retries or crashes come before it.
+    reference = models.CharField(max_length=200, unique=True, null=True, blank=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ("-id",)
+        permissions = [
+            ("cage_transaction", "Can deposit to and withdraw from player wallets at the cage"),
+            ("reverse_transaction", "Can reverse a ledger transaction"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()}"
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="ledger_entries_are_immutable", operation=pgtrigger.Update | pgtrigger.Delete
+    ),
+    # Checked at commit, once all of a transaction's entries are in.
+    pgtrigger.Trigger(
+        name="ledger_transaction_balances",
+        when=pgtrigger.After,
+        operation=pgtrigger.Insert,
+        timing=pgtrigger.Deferred,
+        func="""
+            IF EXISTS (
+                SELECT 1 FROM payouts_ledgerentry
+                WHERE transaction_id = NEW.transaction_id
+                GROUP BY currency HAVING SUM(amount) <> 0
+            ) THEN
+                RAISE EXCEPTION 'ledger transaction % does not sum to zero per currency',
+                    NEW.transaction_id USING ERRCODE = 'check_violation';
+            END IF;
+            RETURN NULL;
+        """,
+    ),
+)
+class LedgerEntry(models.Model):
+    transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+    )
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    # Positive adds to the account's balance, negative takes from it.
+    amount = money_field()
+    currency = models.CharField(max_length=3, choices=Currency.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("id",)
+        indexes = [models.Index(fields=("account", "id"))]
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="entries_move_money")]
+
+    def __str__(self) -> str:
+        return f"{self.amount} {self.currency} on {self.account}"
+
+
+class IdempotentRequest(models.Model):
+    """The first response to a money-moving request, replayed for every retry of its key."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    # The rendered bytes, so a replay is identical to the first response, key order included.
+    response_body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("user", "key"), name="one_response_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.key}"
+
+
+class ChangeStatus(models.TextChoices):
+    DRAFT = "draft", "Draft (awaiting approval)"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class MakerCheckerChange(models.Model):
+    """A configuration change that a second staff member must approve (separation of duties)."""
+
+    status = models.CharField(
+        max_length=10, choices=ChangeStatus.choices, default=ChangeStatus.DRAFT
+    )
+    reason = models.CharField(max_length=500)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField(auto_now_add=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class PaytableKind(models.TextChoices):
+    BET = "bet", "Bet paytable"
+    BONUS = "bonus", "BONUS paytable"
+
+
+class PaytableCategory(models.TextChoices):
+    """Hand categories a paytable may pay; `royal_flush` is a line of its own (HR-10)."""
+
+    PAIR = "pair", "Pair"
+    TWO_PAIR = "two_pair", "Two pair"
+    THREE_OF_A_KIND = "three_of_a_kind", "Three of a kind"
+    STRAIGHT = "straight", "Straight"
+    FLUSH = "flush", "Flush"
+    FULL_HOUSE = "full_house", "Full house"
+    FOUR_OF_A_KIND = "four_of_a_kind", "Four of a kind"
+    STRAIGHT_FLUSH = "straight_flush", "Straight flush"
+    ROYAL_FLUSH = "royal_flush", "Royal flush"
+    FIVE_OF_A_KIND = "five_of_a_kind", "Five of a kind"
+
+
+class Paytable(models.Model):
+    """A named paytable (JD-14); what it pays is in its versions."""
+
+    name = models.SlugField(max_length=60, unique=True)
+    kind = models.CharField(max_length=5, choices=PaytableKind.choices)
+    description = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def active_version(self) -> PaytableVersion | None:
+        return self.versions.filter(status=ChangeStatus.APPROVED).order_by("-number").first()
+
+
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="approved_paytable_versions_are_frozen",
+        operation=pgtrigger.Update | pgtrigger.Delete,
+        condition=pgtrigger.Q(old__status="approved"),
+    ),
+)
+class PaytableVersion(MakerCheckerChange):
+    """One version of a paytable: a draft until a second staff member approves it (JD-14)."""
+
+    paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="versions")
+    number = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ("paytable", "-number")
+        permissions = [("approve_paytableversion", "Can approve a paytable version")]
+        constraints = [
+            models.UniqueConstraint(fields=("paytable", "number"), name="one_version_number"),
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
+                name="paytable_approver_is_not_proposer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.paytable.name} v{self.number}"
+
+    def odds(self) -> dict[str, Fraction]:
+        return {line.category: line.odds for line in self.lines.all()}
+
+
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
+@pgtrigger.register(
+    # Rounds were settled by the lines of an approved version: they never change.
+    pgtrigger.Trigger(
+        name="approved_paytable_lines_are_frozen",
+        when=pgtrigger.Before,
+        operation=pgtrigger.Insert | pgtrigger.Update | pgtrigger.Delete,
+        func="""
+            IF EXISTS (
+                SELECT 1 FROM payouts_paytableversion
+                WHERE status = 'approved'
+                  AND id IN (
+                      COALESCE(CASE WHEN TG_OP <> 'DELETE' THEN NEW.version_id END, -1),
+                      COALESCE(CASE WHEN TG_OP <> 'INSERT' THEN OLD.version_id END, -1))
+            ) THEN
+                RAISE EXCEPTION 'paytable lines of an approved version cannot change (JD-14)'
+                    USING ERRCODE = 'integrity_constraint_violation';
+            END IF;
+            IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+            RETURN NEW;
+        """,
+    ),
+)
+class PaytableLine(models.Model):
+    """`category -> odds` as an exact fraction: pays numerator for every denominator staked."""
+
+    version = models.ForeignKey(PaytableVersion, on_delete=models.PROTECT, related_name="lines")
+    category = models.CharField(max_length=20, choices=PaytableCategory.choices)
+    odds_numerator = models.PositiveIntegerField()
+    odds_denominator = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ("version", "odds_numerator")
+        constraints = [
+            models.UniqueConstraint(fields=("version", "category"), name="one_line_per_category"),
+            models.CheckConstraint(
+                condition=Q(odds_numerator__gt=0) & Q(odds_denominator__gt=0),
+                name="odds_are_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_category_display()} {self.odds_numerator}:{self.odds_denominator}"
+
+    @property
+    def odds(self) -> Fraction:
+        return Fraction(self.odds_numerator, self.odds_denominator)

@@ -1,0 +1,123 @@
+"""Read queries over wallets and the ledger."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from django.db import connection
+from django.db.models import F, QuerySet, Sum, Window
+
+from .models import Account, AccountKind, LedgerEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def wallets_of(user: User) -> QuerySet[Account]:
+    return Account.objects.filter(kind=AccountKind.PLAYER_WALLET, owner=user).order_by("currency")
+
+
+def wallet_entries(user: User, currency: str) -> QuerySet[LedgerEntry]:
+    """The player's own entries in one currency, newest first, each with the balance after it."""
+    return (
+        LedgerEntry.objects.filter(
+            account__kind=AccountKind.PLAYER_WALLET, account__owner=user, currency=currency
+        )
+        .select_related("transaction")
+        .annotate(balance_after=Window(Sum("amount"), order_by=F("id").asc()))
+        .order_by("-id")
+    )
+
+
+def all_accounts() -> QuerySet[Account]:
+    return Account.objects.select_related("owner").order_by("currency", "kind", "owner__username")
+
+
+@dataclass(frozen=True)
+class LedgerCheck:
+    transactions: int
+    entries: int
+    unbalanced_transactions: list[int]
+    lonely_transactions: list[int]
+    stale_balances: list[tuple[int, Decimal, Decimal]]
+    negative_balances: list[int]
+    ever_negative: list[int]
+    currency_mismatches: list[int]
+    totals_by_currency: dict[str, Decimal]
+
+    @property
+    def ok(self) -> bool:
+        return not (
+            self.unbalanced_transactions
+            or self.lonely_transactions
+            or self.stale_balances
+            or self.negative_balances
+            or self.ever_negative
+            or self.currency_mismatches
+            or any(self.totals_by_currency.values())
+        )
+
+
+def check_ledger() -> LedgerCheck:
+    """Prove the ledger's invariants from the entries themselves (run under REPEATABLE READ
+    by the caller for a consistent picture while play goes on)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM payouts_ledgertransaction")
+        (transactions,) = cursor.fetchone()
+        cursor.execute("SELECT count(*) FROM payouts_ledgerentry")
+        (entries,) = cursor.fetchone()
+        cursor.execute(
+            "SELECT DISTINCT transaction_id FROM payouts_ledgerentry "
+            "GROUP BY transaction_id, currency HAVING SUM(amount) <> 0 ORDER BY 1"
+        )
+        unbalanced = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT t.id FROM payouts_ledgertransaction t "
+            "LEFT JOIN payouts_ledgerentry e ON e.transaction_id = t.id "
+            "GROUP BY t.id HAVING count(e.id) < 2 ORDER BY 1"
+        )
+        lonely = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT a.id, a.balance, COALESCE(SUM(e.amount), 0) FROM payouts_account a "
+            "LEFT JOIN payouts_ledgerentry e ON e.account_id = a.id "
+            "GROUP BY a.id HAVING a.balance <> COALESCE(SUM(e.amount), 0) ORDER BY 1"
+        )
+        stale = [(row[0], row[1], row[2]) for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT e.id FROM payouts_ledgerentry e JOIN payouts_account a ON a.id = e.account_id "
+            "WHERE e.currency <> a.currency ORDER BY 1"
+        )
+        mismatched = [row[0] for row in cursor.fetchall()]
+        # Accounts are locked before a transaction gets its id, so per account the id order
+        # is the commit order and this running sum is the balance as it really was.
+        cursor.execute(
+            "SELECT DISTINCT account_id FROM ("
+            "  SELECT e.account_id, SUM(SUM(e.amount)) OVER ("
+            "    PARTITION BY e.account_id ORDER BY e.transaction_id) AS running"
+            "  FROM payouts_ledgerentry e JOIN payouts_account a ON a.id = e.account_id"
+            "  WHERE a.kind <> 'cage' GROUP BY e.account_id, e.transaction_id"
+            ") history WHERE running < 0 ORDER BY 1"
+        )
+        ever_negative = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT currency, SUM(amount) FROM payouts_ledgerentry GROUP BY currency ORDER BY 1"
+        )
+        totals = {row[0]: row[1] for row in cursor.fetchall()}
+    negative = list(
+        Account.objects.filter(balance__lt=0)
+        .exclude(kind=AccountKind.CAGE)
+        .values_list("id", flat=True)
+    )
+    return LedgerCheck(
+        transactions=transactions,
+        entries=entries,
+        unbalanced_transactions=unbalanced,
+        lonely_transactions=lonely,
+        stale_balances=stale,
+        negative_balances=negative,
+        ever_negative=ever_negative,
+        currency_mismatches=mismatched,
+        totals_by_currency=totals,
+    )

@@ -1,0 +1,291 @@
+"""Money-moving and paytable services: every write to the ledger goes through `post_transaction`.
+
+Accounts are locked in id order (so two transactions never wait on each other in a cycle),
+new balances are checked before anything is written, and the entries and the cached balances
+are written in the same database transaction.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import pghistory
+from django.db import IntegrityError, transaction
+
+from .models import (
+    CENT,
+    Account,
+    AccountKind,
+    ChangeStatus,
+    LedgerEntry,
+    LedgerTransaction,
+    Paytable,
+    PaytableCategory,
+    PaytableLine,
+    PaytableVersion,
+    TransactionKind,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class LedgerError(Exception):
+    """A posting the ledger refuses; `field` and `rule` say what to fix."""
+
+    def __init__(self, message: str, *, field: str = "amount", code: str = "ledger") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
+
+
+class InsufficientFunds(LedgerError):
+    def __init__(self, account: Account, shortfall: Decimal) -> None:
+        super().__init__(
+            f"Insufficient funds in {account}: {shortfall} {account.currency} short "
+            "(no wagering without funds; no balance may go negative).",
+            code="insufficient_funds",
+        )
+
+
+class ChangeRefused(Exception):
+    """A maker-checker step refused; `errors` maps fields to messages."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Posting:
+    account: Account
+    amount: Decimal
+
+
+def money(value: Decimal | str | int) -> Decimal:
+    """A positive amount with at most two places, or a LedgerError saying what is wrong."""
+    try:
+        amount = Decimal(value)
+    except ArithmeticError as exc:
+        raise LedgerError(f"{value!r} is not an amount.") from exc
+    if not amount.is_finite() or amount != amount.quantize(CENT) or amount <= 0:
+        raise LedgerError(f"{value} must be a positive amount with at most two decimal places.")
+    return amount.quantize(CENT)
+
+
+def wallet(user: User, currency: str) -> Account:
+    return _account(kind=AccountKind.PLAYER_WALLET, currency=currency, owner=user)
+
+
+def house_account(kind: str, currency: str) -> Account:
+    return _account(kind=kind, currency=currency, owner=None)
+
+
+def _account(*, kind: str, currency: str, owner: User | None) -> Account:
+    lookup = {"currency": currency, "owner": owner}
+    if owner is None:
+        lookup["kind"] = kind
+    try:
+        with transaction.atomic():
+            account, _ = Account.objects.get_or_create(**lookup, defaults={"kind": kind})
+    except IntegrityError:  # created by a concurrent request a moment ago
+        account = Account.objects.get(**lookup)
+    return account
+
+
+def post_transaction(
+    *,
+    kind: str,
+    postings: Sequence[Posting],
+    reason: str = "",
+    created_by: User | None = None,
+    reference: str | None = None,
+    reverses: LedgerTransaction | None = None,
+) -> LedgerTransaction:
+    """Write one balanced transaction, or nothing.
+
+    With a `reference` already on the ledger, the earlier transaction is returned and nothing
+    is written: a business event (a settlement, a stake) is posted at most once.
+    """
+    if len(postings) < 2:
+        raise LedgerError("A ledger transaction needs at least two entries.")
+    totals: dict[str, Decimal] = defaultdict(Decimal)
+    for posting in postings:
+        if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
+            raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
+        totals[posting.account.currency] += posting.amount
+    unbalanced = {currency: total for currency, total in totals.items() if total}
+    if unbalanced:
+        raise LedgerError(f"Entries do not sum to zero per currency: {unbalanced}.")
+
+    with transaction.atomic():
+        if reference is not None:
+            existing = LedgerTransaction.objects.filter(reference=reference).first()
+            if existing is not None:
+                return existing
+        account_ids = sorted({p.account.pk for p in postings})
+        locked = {
+            a.pk: a
+            for a in Account.objects.select_for_update().filter(pk__in=account_ids).order_by("pk")
+        }
+        change: dict[int, Decimal] = defaultdict(Decimal)
+        for posting in postings:
+            change[posting.account.pk] += posting.amount
+        for account_id, delta in change.items():
+            account = locked[account_id]
+            account.balance += delta
+            if account.balance < 0 and account.kind != AccountKind.CAGE:
+                raise InsufficientFunds(account, -account.balance)
+        txn = LedgerTransaction.objects.create(
+            kind=kind, reason=reason, created_by=created_by, reference=reference, reverses=reverses
+        )
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(
+                transaction=txn,
+                account_id=p.account.pk,
+                amount=p.amount,
+                currency=p.account.currency,
+            )
+            for p in postings
+        )
+        Account.objects.bulk_update([locked[i] for i in change], ["balance"])
+    return txn
+
+
+def deposit(
+    *,
+    player: User,
+    currency: str,
+    amount: Decimal,
+    reason: str,
+    by: User,
+    reference: str | None = None,
+) -> LedgerTransaction:
+    """Cash brought to the cage and credited to the player's wallet."""
+    amount = money(amount)
+    return post_transaction(
+        kind=TransactionKind.DEPOSIT,
+        postings=[
+            Posting(house_account(AccountKind.CAGE, currency), -amount),
+            Posting(wallet(player, currency), amount),
+        ],
+        reason=_required_reason(reason),
+        created_by=by,
+        reference=reference,
+    )
+
+
+def withdraw(
+    *,
+    player: User,
+    currency: str,
+    amount: Decimal,
+    reason: str,
+    by: User,
+    reference: str | None = None,
+) -> LedgerTransaction:
+    """Money paid out of the player's wallet at the cage; never more than the wallet holds."""
+    amount = money(amount)
+    return post_transaction(
+        kind=TransactionKind.WITHDRAWAL,
+        postings=[
+            Posting(wallet(player, currency), -amount),
+            Posting(house_account(AccountKind.CAGE, currency), amount),
+        ],
+        reason=_required_reason(reason),
+        created_by=by,
+        reference=reference,
+    )
+
+
+def fund_house(
+    *, currency: str, amount: Decimal, reason: str, by: User | None
+) -> LedgerTransaction:
+    amount = money(amount)
+    return post_transaction(
+        kind=TransactionKind.HOUSE_FUNDING,
+        postings=[
+            Posting(house_account(AccountKind.CAGE, currency), -amount),
+            Posting(house_account(AccountKind.HOUSE_BANKROLL, currency), amount),
+        ],
+        reason=_required_reason(reason),
+        created_by=by,
+    )
+
+
+def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -> LedgerTransaction:
+    """Correct a mistake the only way the ledger allows: an equal and opposite transaction."""
+    if original.kind == TransactionKind.REVERSAL:
+        raise LedgerError(
+            "A reversal is not reversed; post a new transaction instead.", field="transaction"
+        )
+    if LedgerTransaction.objects.filter(reverses=original).exists():
+        raise LedgerError(f"Transaction #{original.pk} is already reversed.", field="transaction")
+    entries = list(original.entries.select_related("account"))
+    return post_transaction(
+        kind=TransactionKind.REVERSAL,
+        postings=[Posting(e.account, -e.amount) for e in entries],
+        reason=_required_reason(reason),
+        created_by=by,
+        reverses=original,
+    )
+
+
+def _required_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise LedgerError("A reason is required for every manual money movement.", field="reason")
+    return reason
+
+
+# Paytables (JD-14) ---------------------------------------------------------------------------
+
+
+def propose_paytable_version(
+    *, paytable: Paytable, lines: dict[str, Fraction], reason: str, by: User | None
+) -> PaytableVersion:
+    errors: dict[str, str] = {}
+    if not lines:
+        errors["lines"] = "A paytable version needs at least one line (JD-14)."
+    for category, odds in lines.items():
+        if category not in PaytableCategory.values:
+            errors[f"lines.{category}"] = f"{category!r} is not a hand category (JD-14)."
+        elif odds <= 0:
+            errors[f"lines.{category}"] = "Odds must be above zero (JD-14)."
+    if not (reason or "").strip():
+        errors["reason"] = "Say why the paytable changes."
+    if errors:
+        raise ChangeRefused(errors)
+    with pghistory.context(user=getattr(by, "pk", None), reason=reason), transaction.atomic():
+        Paytable.objects.select_for_update().get(pk=paytable.pk)
+        last = paytable.versions.order_by("-number").values_list("number", flat=True).first() or 0
+        version = PaytableVersion.objects.create(
+            paytable=paytable, number=last + 1, reason=reason.strip(), proposed_by=by
+        )
+        PaytableLine.objects.bulk_create(
+            PaytableLine(
+                version=version,
+                category=category,
+                odds_numerator=odds.numerator,
+                odds_denominator=odds.denominator,
+            )
+            for category, odds in lines.items()
+        )
+    return version
+
+
+def check_approver(status: str, proposed_by_id: int | None, by: User) -> dict[str, str]:
+    if status != ChangeStatus.DRAFT:
+        return {"status": f"Only a draft can be approved; this one is {status}."}
+    if proposed_by_id == by.pk:
+        return {
+            "approved_by": "The staff member who proposed a change cannot approve it "
+            "(separation of duties)."
+        }
+    return {}

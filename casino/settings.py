@@ -45,6 +45,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_results",
     "django_celery_beat",
+    "pgtrigger",
+    "pghistory",
+    "pghistory.admin",
     "games",
     "payouts",
 ]
@@ -57,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Every change made through a request is stored with its user and URL (pghistory).
+    "pghistory.middleware.HistoryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -112,6 +117,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Money travels as strings with two places, never as JSON floats.
     "COERCE_DECIMAL_TO_STRING": True,
+    "EXCEPTION_HANDLER": "casino.api.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -142,4 +148,5 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }

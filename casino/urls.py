@@ -1,16 +1,40 @@
 """Top-level URL map: the admin, the API with its schema and docs, and the site pages."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
 
+from games import api as games_api
 from games import views as game_views
+from payouts import api as payouts_api
+
+api_v1 = [
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("wallets/", payouts_api.WalletList.as_view(), name="wallets"),
+    path(
+        "wallets/<str:currency>/transactions/",
+        payouts_api.WalletTransactionList.as_view(),
+        name="wallet-transactions",
+    ),
+    path("accounts/", payouts_api.AccountList.as_view(), name="accounts"),
+    path(
+        "cage/deposits/", payouts_api.CageMovement.as_view(direction="deposit"), name="cage-deposit"
+    ),
+    path(
+        "cage/withdrawals/",
+        payouts_api.CageMovement.as_view(direction="withdraw"),
+        name="cage-withdrawal",
+    ),
+    path("tables/", games_api.TableList.as_view(), name="tables"),
+]
 
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/v1/", include(api_v1)),
 ]
 
 admin.site.site_header = "Casino back office"

@@ -1,6 +1,12 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games and tables"
+
+    def ready(self) -> None:
+        from casino.roles import sync_role_groups
+
+        post_migrate.connect(sync_role_groups, dispatch_uid="sync_role_groups")

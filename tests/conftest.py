@@ -1,0 +1,95 @@
+"""Shared fixtures: users in each role, the shipped paytables approved, a joker draw table."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
+from games import services as table_services
+from games.limits import DEFAULT_LIMITS
+from games.models import Game, Table, TableStatus
+from payouts.models import ChangeStatus, Paytable, PaytableVersion
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    # The real hasher is slow by design; tests create many users and check no hash strength.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(username: str, role: str) -> User:
+    user = User.objects.create_user(
+        username=username,
+        password=f"{username}-pw",
+        is_staff=role in STAFF_ROLES,
+        is_superuser=role == ADMIN,
+    )
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+@pytest.fixture
+def player(db) -> User:
+    return make_user("alice", PLAYER)
+
+
+@pytest.fixture
+def other_player(db) -> User:
+    return make_user("bob", PLAYER)
+
+
+@pytest.fixture
+def pit(db) -> User:
+    return make_user("pitboss", PIT_STAFF)
+
+
+@pytest.fixture
+def pit2(db) -> User:
+    return make_user("floor", PIT_STAFF)
+
+
+@pytest.fixture
+def auditor(db) -> User:
+    return make_user("auditor", AUDITOR)
+
+
+@pytest.fixture
+def admin_user(db) -> User:
+    return make_user("boss", ADMIN)
+
+
+def api_client(user: User | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def default_paytables(pit, pit2) -> dict[str, Paytable]:
+    call_command("load_paytables", verbosity=0)
+    for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT):
+        table_services.approve_paytable_version(version, by=pit2)
+    return {p.kind: p for p in Paytable.objects.all()}
+
+
+def joker_draw_limits(paytables: dict[str, Paytable], **changes: object) -> dict[str, object]:
+    values: dict[str, object] = dict(DEFAULT_LIMITS[Game.JOKER_DRAW])
+    values.update(bet_paytable=paytables["bet"], bonus_paytable=paytables["bonus"])
+    values.update(changes)
+    return values
+
+
+@pytest.fixture
+def joker_table(pit, pit2, default_paytables) -> Table:
+    table = table_services.create_table(
+        name="Joker 1", game=Game.JOKER_DRAW, currency="USD", by=pit, reason="test"
+    )
+    limits = table_services.propose_limits(
+        table=table, values=joker_draw_limits(default_paytables), reason="test", by=pit
+    )
+    table_services.approve_limits(limits, by=pit2)
+    return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")

@@ -46,3 +46,8 @@ def test_seed_demo_creates_users_with_roles_and_is_repeatable(django_user_model)
     assert pit.check_password("pit1-demo")
     assert list(pit.groups.values_list("name", flat=True)) == ["pit_staff"]
     assert django_user_model.objects.filter(groups__name="player").count() == 4
+
+
+@pytest.mark.django_db
+def test_models_and_migrations_agree():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)

@@ -1,0 +1,31 @@
+"""DRF permission classes built on the role groups' Django permissions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+
+def HasModelPermission(perm: str) -> type[BasePermission]:
+    """A permission class admitting users who hold `perm` (e.g. "payouts.view_account")."""
+
+    class _HasPermission(BasePermission):
+        message = f"This needs the {perm} permission."
+
+        def has_permission(self, request: Request, view: Any) -> bool:
+            return bool(request.user and request.user.has_perm(perm))
+
+    _HasPermission.__name__ = f"Has_{perm.replace('.', '_')}"
+    return _HasPermission
+
+
+def acting_user(request: HttpRequest) -> User:
+    """The signed-in user behind a request, typed for the services (which record who acted)."""
+    if not isinstance(request.user, User):
+        raise NotAuthenticated
+    return request.user

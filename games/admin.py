@@ -1,0 +1,208 @@
+"""Pit staff's admin for tables and their limits: create, propose, approve, open and close.
+
+Nothing here writes to the models directly: every change goes through games.services, which
+enforces the rules and separation of duties exactly as the API does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from casino.permissions import acting_user
+from payouts.services import ChangeRefused
+
+from . import services
+from .limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
+from .models import Table, TableLimits, TableStatus
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TableLimitsInline(ReadOnlyInline):
+    model = TableLimits
+    fields = ("number", "status", "reason", "proposed_by", "approved_by", "approved_at")
+    readonly_fields = fields
+
+
+class TableForm(forms.ModelForm):
+    reason = forms.CharField(
+        max_length=500, help_text="Why the table is created (kept in its history)."
+    )
+
+    class Meta:
+        model = Table
+        fields = ("name", "game", "currency")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    form = TableForm
+    list_display = ("name", "game", "currency", "status", "limits_in_force")
+    list_filter = ("game", "currency", "status")
+    search_fields = ("name",)
+    inlines = (TableLimitsInline,)
+    actions = ("open_tables", "close_tables")
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Table | None = None
+    ) -> tuple[str, ...]:
+        return ("name", "game", "currency", "status") if obj else ()
+
+    def get_fields(self, request: HttpRequest, obj: Table | None = None) -> tuple[str, ...]:
+        return (
+            ("name", "game", "currency", "status")
+            if obj
+            else ("name", "game", "currency", "reason")
+        )
+
+    @admin.display(description="limits in force")
+    def limits_in_force(self, table: Table) -> str:
+        limits = table.active_limits()
+        return f"v{limits.number}" if limits else "none approved yet"
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        created = services.create_table(
+            name=obj.name,
+            game=obj.game,
+            currency=obj.currency,
+            by=acting_user(request),
+            reason=form.cleaned_data["reason"],
+        )
+        obj.pk = created.pk
+
+    def _set_status(self, request: HttpRequest, tables: QuerySet[Table], status: str) -> None:
+        for table in tables:
+            try:
+                services.set_table_status(
+                    table,
+                    status=status,
+                    by=acting_user(request),
+                    reason=f"{status} from the admin",
+                )
+            except ChangeRefused as refused:
+                self.message_user(request, f"{table}: {refused}", messages.ERROR)
+            else:
+                self.message_user(request, f"{table} is {status}.", messages.SUCCESS)
+
+    @admin.action(description="Open the selected tables", permissions=["open_close"])
+    def open_tables(self, request: HttpRequest, tables: QuerySet[Table]) -> None:
+        self._set_status(request, tables, TableStatus.OPEN)
+
+    @admin.action(description="Close the selected tables", permissions=["open_close"])
+    def close_tables(self, request: HttpRequest, tables: QuerySet[Table]) -> None:
+        self._set_status(request, tables, TableStatus.CLOSED)
+
+    def has_open_close_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.open_close_table")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class TableLimitsForm(forms.ModelForm):
+    """A proposal of new limits; the fields of the table's game are required and checked."""
+
+    class Meta:
+        model = TableLimits
+        fields = ("table", "reason", *ALL_LIMIT_FIELDS)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = "Why the limits change (kept in the history)."
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        table = data.get("table")
+        if table is not None:
+            values = {name: data.get(name) for name in ALL_LIMIT_FIELDS}
+            for field, message in validate_limits(table.game, values).items():
+                self.add_error(field if field in self.fields else None, message)
+        return data
+
+
+@admin.register(TableLimits)
+class TableLimitsAdmin(admin.ModelAdmin):
+    form = TableLimitsForm
+    list_display = ("table", "number", "status", "proposed_by", "approved_by", "proposed_at")
+    list_filter = ("status", "table__game", "table")
+    actions = ("approve",)
+
+    def get_fields(self, request: HttpRequest, obj: TableLimits | None = None) -> tuple[str, ...]:
+        if obj is None:
+            return ("table", "reason", *ALL_LIMIT_FIELDS)
+        meta = (
+            "table",
+            "number",
+            "status",
+            "reason",
+            "proposed_by",
+            "proposed_at",
+            "approved_by",
+            "approved_at",
+        )
+        return (*meta, *GAME_FIELDS[obj.table.game])
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: TableLimits | None = None
+    ) -> tuple[str, ...]:
+        return self.get_fields(request, obj) if obj else ()
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial = super().get_changeform_initial_data(request)
+        table_id = initial.get("table")
+        table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, str) else None
+        if table is not None:
+            current = table.active_limits()
+            source = (
+                {name: getattr(current, name) for name in GAME_FIELDS[table.game]}
+                if current
+                else DEFAULT_LIMITS[table.game]
+            )
+            initial.update(source)
+        return initial
+
+    def save_model(self, request: HttpRequest, obj: TableLimits, form: Any, change: bool) -> None:
+        created = services.propose_limits(
+            table=obj.table,
+            values={name: form.cleaned_data.get(name) for name in ALL_LIMIT_FIELDS},
+            reason=obj.reason,
+            by=acting_user(request),
+        )
+        obj.pk = created.pk
+
+    @admin.action(description="Approve the selected drafts", permissions=["approve"])
+    def approve(self, request: HttpRequest, drafts: QuerySet[TableLimits]) -> None:
+        for limits in drafts:
+            try:
+                services.approve_limits(limits, by=acting_user(request))
+            except ChangeRefused as refused:
+                self.message_user(request, f"{limits}: {refused}", messages.ERROR)
+            else:
+                self.message_user(request, f"{limits} approved.", messages.SUCCESS)
+
+    def has_approve_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.approve_tablelimits")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,287 @@
+"""Admin for money: read-only accounts and ledger, cage deposits and withdrawals, reversals,
+and paytables with their maker-checker approval.
+
+Balances and entries are never editable here; money moves only through payouts.services.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from casino.permissions import acting_user
+from casino.roles import PLAYER
+from games.services import approve_paytable_version
+
+from . import services
+from .models import (
+    CENT,
+    Account,
+    ChangeStatus,
+    Currency,
+    LedgerEntry,
+    LedgerTransaction,
+    Paytable,
+    PaytableLine,
+    PaytableVersion,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "kind", "currency", "owner", "balance")
+    list_filter = ("kind", "currency")
+    search_fields = ("owner__username",)
+    list_select_related = ("owner",)
+
+
+class LedgerEntryInline(admin.TabularInline):
+    model = LedgerEntry
+    fields = ("account", "amount", "currency")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class CageForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=get_user_model().objects.filter(groups__name=PLAYER))
+    currency = forms.ChoiceField(choices=Currency.choices)
+    amount = forms.DecimalField(max_digits=14, decimal_places=2, min_value=CENT)
+    reason = forms.CharField(max_length=500)
+    # One key per rendered form: submitting it twice moves the money once.
+    idempotency_key = forms.CharField(widget=forms.HiddenInput)
+
+
+class ReverseForm(forms.Form):
+    reason = forms.CharField(max_length=500)
+
+
+@admin.register(LedgerTransaction)
+class LedgerTransactionAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "reason", "reference", "created_by", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("reason", "reference", "entries__account__owner__username")
+    inlines = (LedgerEntryInline,)
+    readonly_fields = ("kind", "reason", "reference", "reverses", "created_by", "created_at")
+    change_list_template = "admin/payouts/ledgertransaction/change_list.html"
+    change_form_template = "admin/payouts/ledgertransaction/change_form.html"
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
+        return [
+            path(
+                "deposit/", view(self.cage_view), {"direction": "deposit"}, name="payouts_deposit"
+            ),
+            path(
+                "withdraw/",
+                view(self.cage_view),
+                {"direction": "withdraw"},
+                name="payouts_withdraw",
+            ),
+            path("<int:pk>/reverse/", view(self.reverse_view), name="payouts_reverse"),
+            *super().get_urls(),
+        ]
+
+    def cage_view(self, request: HttpRequest, direction: str) -> HttpResponse:
+        if not request.user.has_perm("payouts.cage_transaction"):
+            raise PermissionDenied
+        form = CageForm(request.POST or None, initial={"idempotency_key": uuid.uuid4().hex})
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            move = services.deposit if direction == "deposit" else services.withdraw
+            try:
+                with transaction.atomic():
+                    txn = move(
+                        player=data["player"],
+                        currency=data["currency"],
+                        amount=data["amount"],
+                        reason=data["reason"],
+                        by=acting_user(request),
+                        reference=f"cage:{data['idempotency_key']}",
+                    )
+            except services.LedgerError as refused:
+                form.add_error(
+                    refused.field if refused.field in form.fields else None, refused.message
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"{direction.title()} posted as transaction #{txn.pk}.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(
+                    reverse("admin:payouts_ledgertransaction_change", args=[txn.pk])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Cage {direction}",
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/payouts/cage_form.html", context)
+
+    def reverse_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not request.user.has_perm("payouts.reverse_transaction"):
+            raise PermissionDenied
+        original = LedgerTransaction.objects.get(pk=pk)
+        form = ReverseForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                txn = services.reverse_transaction(
+                    original, reason=form.cleaned_data["reason"], by=acting_user(request)
+                )
+            except services.LedgerError as refused:
+                form.add_error(None, refused.message)
+            else:
+                self.message_user(
+                    request, f"Transaction #{pk} reversed by #{txn.pk}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(
+                    reverse("admin:payouts_ledgertransaction_change", args=[txn.pk])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Reverse transaction #{pk}",
+            "form": form,
+            "original": original,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/payouts/cage_form.html", context)
+
+
+class PaytableVersionInline(admin.TabularInline):
+    model = PaytableVersion
+    fields = ("number", "status", "reason", "proposed_by", "approved_by", "approved_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Paytable)
+class PaytableAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "description", "version_in_force")
+    list_filter = ("kind",)
+    inlines = (PaytableVersionInline,)
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Paytable | None = None
+    ) -> tuple[str, ...]:
+        return ("name", "kind") if obj else ()
+
+    @admin.display(description="version in force")
+    def version_in_force(self, paytable: Paytable) -> str:
+        version = paytable.active_version()
+        return f"v{version.number}" if version else "none approved yet"
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class PaytableLineInline(admin.TabularInline):
+    model = PaytableLine
+    fields = ("category", "odds_numerator", "odds_denominator")
+    extra = 3
+
+    def _editable(self, obj: PaytableVersion | None) -> bool:
+        return obj is None or obj.status == ChangeStatus.DRAFT
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._editable(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._editable(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._editable(obj) and super().has_delete_permission(request, obj)
+
+
+@admin.register(PaytableVersion)
+class PaytableVersionAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "status", "proposed_by", "approved_by", "proposed_at")
+    list_filter = ("status", "paytable")
+    inlines = (PaytableLineInline,)
+    actions = ("approve",)
+
+    def get_fields(
+        self, request: HttpRequest, obj: PaytableVersion | None = None
+    ) -> tuple[str, ...]:
+        if obj is None:
+            return ("paytable", "reason")
+        return (
+            "paytable",
+            "number",
+            "status",
+            "reason",
+            "proposed_by",
+            "proposed_at",
+            "approved_by",
+            "approved_at",
+        )
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: PaytableVersion | None = None
+    ) -> tuple[str, ...]:
+        return self.get_fields(request, obj) if obj else ()
+
+    def save_model(
+        self, request: HttpRequest, obj: PaytableVersion, form: Any, change: bool
+    ) -> None:
+        if change:
+            return  # a draft's lines change through the inline; the version row stays as proposed
+        with transaction.atomic():
+            Paytable.objects.select_for_update().get(pk=obj.paytable_id)
+            last = (
+                obj.paytable.versions.order_by("-number").values_list("number", flat=True).first()
+            )
+            obj.number = (last or 0) + 1
+            obj.proposed_by = acting_user(request)
+            obj.save()
+
+    @admin.action(description="Approve the selected drafts", permissions=["approve"])
+    def approve(self, request: HttpRequest, drafts: QuerySet[PaytableVersion]) -> None:
+        for version in drafts:
+            try:
+                approve_paytable_version(version, by=acting_user(request))
+            except services.ChangeRefused as refused:
+                self.message_user(request, f"{version}: {refused}", messages.ERROR)
+            else:
+                self.message_user(request, f"{version} approved.", messages.SUCCESS)
+
+    def has_approve_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("payouts.approve_paytableversion")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A draft's lines may be edited (by the inline); an approved version never.
+        editable = obj is None or obj.status == ChangeStatus.DRAFT
+        return editable and request.user.has_perm("payouts.add_paytableversion")
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from casino.roles import PLAYER
+
+from .models import CENT, MONEY_DIGITS, MONEY_PLACES, Account, Currency, LedgerEntry
+
+AMOUNT_PATTERN = re.compile(r"[0-9]{1,12}(\.[0-9]{1,2})?")
+
+
+class WalletSerializer(serializers.ModelSerializer[Account]):
+    class Meta:
+        model = Account
+        fields = ("currency", "balance")
+
+
+class AccountSerializer(serializers.ModelSerializer[Account]):
+    owner: serializers.SlugRelatedField[Account] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = Account
+        fields = ("id", "kind", "currency", "owner", "balance")
+
+
+class WalletEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
+    transaction = serializers.IntegerField(source="transaction_id")
+    kind = serializers.CharField(source="transaction.kind")
+    reason = serializers.CharField(source="transaction.reason")
+    balance_after = serializers.DecimalField(max_digits=14, decimal_places=2)
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        model = LedgerEntry
+        fields = ("id", "transaction", "kind", "reason", "amount", "balance_after", "created_at")
+
+
+class AmountField(serializers.DecimalField):
+    """Money in, as the API sends it out: a string of digits with at most two decimal places.
+
+    Exponents ("1e9"), signs, NaN and numbers (floats) are refused rather than interpreted.
+    """
+
+    default_error_messages = {
+        "format": 'Send amounts as a string such as "12.30": digits, at most two decimal places.',
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_digits", MONEY_DIGITS)
+        kwargs.setdefault("decimal_places", MONEY_PLACES)
+        kwargs.setdefault("min_value", CENT)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if not isinstance(data, str) or not AMOUNT_PATTERN.fullmatch(data):
+            self.fail("format")
+        return super().to_internal_value(data)
+
+
+class CageMovementSerializer(serializers.Serializer[None]):
+    player = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.filter(groups__name=PLAYER)
+    )
+    currency = serializers.ChoiceField(choices=Currency.choices)
+    amount = AmountField()
+    reason = serializers.CharField(max_length=500)

@@ -1,0 +1,144 @@
+"""Pit staff's admin screens do what the services do, with the same refusals."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from games.models import TableLimits
+from payouts import services
+from payouts.models import LedgerTransaction, PaytableVersion, TransactionKind
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_cage_deposit_form_posts_once_however_often_it_is_submitted(pit, player):
+    client = logged_in(pit)
+    form = {
+        "player": player.pk,
+        "currency": "USD",
+        "amount": "20.00",
+        "reason": "cash",
+        "idempotency_key": "form-1",
+    }
+    first = client.post("/admin/payouts/ledgertransaction/deposit/", form)
+    assert first.status_code == 302
+    second = client.post("/admin/payouts/ledgertransaction/deposit/", form)
+    assert second.status_code == 302
+    assert second["Location"] == first["Location"]
+    assert LedgerTransaction.objects.filter(kind=TransactionKind.DEPOSIT).count() == 1
+    assert services.wallet(player, "USD").balance == Decimal("20.00")
+
+
+def test_cage_withdrawal_form_refuses_more_than_the_wallet_holds(pit, player):
+    client = logged_in(pit)
+    form = {
+        "player": player.pk,
+        "currency": "USD",
+        "amount": "5.00",
+        "reason": "cash",
+        "idempotency_key": "w-1",
+    }
+    page = client.post("/admin/payouts/ledgertransaction/withdraw/", form)
+    assert page.status_code == 200
+    assert b"Insufficient funds" in page.content
+    assert not LedgerTransaction.objects.exists()
+
+
+def test_reverse_form_posts_an_opposite_transaction(pit, player):
+    original = services.deposit(
+        player=player, currency="USD", amount=Decimal("20.00"), reason="cash", by=pit
+    )
+    response = logged_in(pit).post(
+        f"/admin/payouts/ledgertransaction/{original.pk}/reverse/", {"reason": "wrong player"}
+    )
+    assert response.status_code == 302
+    assert LedgerTransaction.objects.get(reverses=original).reason == "wrong player"
+    assert services.wallet(player, "USD").balance == Decimal("0.00")
+
+
+def test_proposing_limits_in_the_admin_shows_the_rule_broken(pit, joker_table, default_paytables):
+    form = {
+        "table": joker_table.pk,
+        "reason": "new limits",
+        "min_ante": "0.50",
+        "max_ante": "12.00",
+        "ante_step": "0.30",
+        "bonus_min": "0.30",
+        "bonus_max": "6.00",
+        "boxes_per_round": "1",
+        "decision_timeout_seconds": "60",
+        "bet_paytable": default_paytables["bet"].pk,
+        "bonus_paytable": default_paytables["bonus"].pk,
+        "draw_limit": "unknown",
+    }
+    page = logged_in(pit).post("/admin/games/tablelimits/add/", form)
+    assert page.status_code == 200
+    assert b"0.50 is not a whole multiple of the ante step 0.30 (JD-2)." in page.content
+    assert TableLimits.objects.filter(table=joker_table).count() == 1
+    form["min_ante"] = "0.60"
+    assert logged_in(pit).post("/admin/games/tablelimits/add/", form).status_code == 302
+    draft = TableLimits.objects.get(table=joker_table, number=2)
+    assert draft.status == "draft"
+    assert draft.proposed_by == pit
+
+
+def test_the_proposer_cannot_approve_in_the_admin_but_a_colleague_can(
+    pit, pit2, joker_table, default_paytables
+):
+    from games import services as table_services
+    from tests.conftest import joker_draw_limits
+
+    draft = table_services.propose_limits(
+        table=joker_table,
+        values=joker_draw_limits(default_paytables, max_ante=Decimal("24.00")),
+        reason="r",
+        by=pit,
+    )
+    action = {"action": "approve", "_selected_action": [draft.pk]}
+    page = logged_in(pit).post("/admin/games/tablelimits/", action, follow=True)
+    assert b"separation of duties" in page.content
+    draft.refresh_from_db()
+    assert draft.status == "draft"
+    logged_in(pit2).post("/admin/games/tablelimits/", action, follow=True)
+    draft.refresh_from_db()
+    assert draft.status == "approved"
+    assert draft.approved_by == pit2
+
+
+def test_paytable_version_drafted_in_the_admin_is_approved_by_a_colleague(
+    pit, pit2, default_paytables
+):
+    bet = default_paytables["bet"]
+    form = {
+        "paytable": bet.pk,
+        "reason": "promo",
+        "lines-TOTAL_FORMS": "1",
+        "lines-INITIAL_FORMS": "0",
+        "lines-MIN_NUM_FORMS": "0",
+        "lines-MAX_NUM_FORMS": "1000",
+        "lines-0-category": "pair",
+        "lines-0-odds_numerator": "3",
+        "lines-0-odds_denominator": "2",
+    }
+    assert logged_in(pit).post("/admin/payouts/paytableversion/add/", form).status_code == 302
+    draft = PaytableVersion.objects.get(paytable=bet, number=2)
+    assert draft.proposed_by == pit
+    action = {"action": "approve", "_selected_action": [draft.pk]}
+    logged_in(pit).post("/admin/payouts/paytableversion/", action)
+    assert bet.active_version().number == 1
+    logged_in(pit2).post("/admin/payouts/paytableversion/", action)
+    assert bet.active_version() == draft
+
+
+@pytest.mark.parametrize("user_fixture", ["pit", "auditor"])
+def test_history_of_changes_is_visible_to_staff(request, user_fixture, joker_table):
+    page = logged_in(request.getfixturevalue(user_fixture)).get("/admin/pghistory/events/")
+    assert page.status_code == 200
+    assert b"TableEvent" in page.content

@@ -1,6 +1,6 @@
 """Pit staff's admin for tables and their limits: create, propose, approve, open and close.
 
-Nothing here writes to the models directly: every change goes through games.services, which
+Nothing here writes to the models directly: every change goes through games.services.tables, which
 enforces the rules and separation of duties exactly as the API does.
 """
 
@@ -16,9 +16,9 @@ from django.http import HttpRequest
 from casino.permissions import acting_user
 from payouts.services import ChangeRefused
 
-from . import services
 from .limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
 from .models import Table, TableLimits, TableStatus
+from .services import tables as services
 
 
 class ReadOnlyInline(admin.TabularInline):

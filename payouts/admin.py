@@ -21,7 +21,7 @@ from django.urls import path, reverse
 
 from casino.permissions import acting_user
 from casino.roles import PLAYER
-from games.services import approve_paytable_version
+from games.services.tables import approve_paytable_version
 
 from . import services
 from .models import (

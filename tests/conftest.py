@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
-from games import services as table_services
 from games.limits import DEFAULT_LIMITS
 from games.models import Game, Table, TableStatus
+from games.services import tables as table_services
 from payouts.models import ChangeStatus, Paytable, PaytableVersion
+from payouts.services import fund_house
 
 
 @pytest.fixture(autouse=True)
@@ -92,4 +95,5 @@ def joker_table(pit, pit2, default_paytables) -> Table:
         table=table, values=joker_draw_limits(default_paytables), reason="test", by=pit
     )
     table_services.approve_limits(limits, by=pit2)
+    fund_house(currency="USD", amount=Decimal("10000.00"), reason="bankroll", by=pit)
     return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")

@@ -13,17 +13,16 @@ import pghistory
 from django.db import transaction
 from django.utils import timezone
 
-from payouts.models import ChangeStatus, PaytableKind, PaytableVersion
-from payouts.services import ChangeRefused, check_approver
-
-from .limits import (
+from games.limits import (
     GAME_FIELDS,
     joker_draw_bet_stakes,
     joker_draw_bonus_stakes,
     unpayable_stake,
     validate_limits,
 )
-from .models import Table, TableLimits, TableStatus
+from games.models import Table, TableLimits, TableStatus
+from payouts.models import ChangeStatus, PaytableKind, PaytableVersion
+from payouts.services import ChangeRefused, check_approver
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 
-from games import services as table_services
 from games.limits import DEFAULT_LIMITS
 from games.models import Game, TableStatus
+from games.services import tables as table_services
 from payouts.models import ChangeStatus, PaytableLine
 from payouts.services import ChangeRefused, propose_paytable_version
 from tests.conftest import joker_draw_limits

@@ -1,0 +1,1 @@
+"""Game services: table configuration (tables) and the rounds of each game."""

@@ -1,0 +1,627 @@
+"""Joker draw poker, banked against the dealer (JD-1..JD-16), as a state machine.
+
+``start_round(deck, stakes, paytables)`` deals (JD-3) and returns the first state and its events;
+``apply(state, action)`` returns the next state and the events the action produced, or raises
+``RuleViolation`` naming the field and the rule. States are immutable and serialise to JSON
+(``to_json`` / ``from_json``), so a round survives a restart and replays exactly.
+
+Money is ``Decimal``; odds are exact ``Fraction`` s given as data (JD-14). Nothing here knows of
+Django, the ledger or time: the game service charges what ``extra_stake`` says and pays what
+the results say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, cast
+
+from games.engine.cards import ALL_CARDS, Card, parse_card
+from games.engine.hands import HandValue, evaluate
+
+HAND_SIZE = 5
+MAX_BOXES = 3  # JD-16
+MAX_FIRST_EXCHANGE = 5  # JD-5
+DEALER_QUALIFIES_FROM_RANK = 11  # JD-10: a pair of jacks
+CENT = Decimal("0.01")
+NO_GAME_ODDS = Fraction(2, 3)  # JD-11
+ROYAL_FLUSH = "royal_flush"
+Paytable = Mapping[str, Fraction]
+
+
+class RuleViolation(ValueError):
+    """An action the rules do not allow; ``field`` and ``rule`` say which and why."""
+
+    def __init__(self, message: str, *, field: str, rule: str) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.message = message
+        self.field = field
+        self.rule = rule
+
+
+class BoxStatus(StrEnum):
+    DECIDING = "deciding"
+    BET = "bet"
+    FOLDED = "folded"
+
+
+class Phase(StrEnum):
+    DECIDING = "deciding"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True)
+class Stake:
+    """What a box puts up before the deal: the ante (JD-2) and an optional BONUS (JD-13)."""
+
+    box: int
+    ante: Decimal
+    bonus: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class Box:
+    number: int
+    base_ante: Decimal
+    bonus: Decimal | None
+    initial_cards: tuple[Card, ...]
+    cards: tuple[Card, ...]
+    exchanges: int = 0
+    status: BoxStatus = BoxStatus.DECIDING
+
+    @property
+    def ante(self) -> Decimal:
+        """The total ante: every exchange adds one original ante (JD-5, JD-6)."""
+        return self.base_ante * (1 + self.exchanges)
+
+    @property
+    def bet(self) -> Decimal | None:
+        return 2 * self.ante if self.status == BoxStatus.BET else None
+
+    def options(self) -> tuple[str, ...]:
+        if self.status != BoxStatus.DECIDING:
+            return ()
+        if self.exchanges < 2:  # JD-5 (1 to 5 cards), JD-6 (exactly one); none after two (JD-7)
+            return ("fold", "exchange", "bet")
+        return ("fold", "bet")
+
+
+@dataclass(frozen=True)
+class BoxResult:
+    """A box's settlement; amounts are the player's signed net results."""
+
+    box: int
+    category: str
+    hand: str
+    bet_line: str | None
+    bonus_category: str | None
+    bonus_line: str | None
+    ante: Decimal
+    bet: Decimal
+    bonus: Decimal
+
+    @property
+    def total(self) -> Decimal:
+        return self.ante + self.bet + self.bonus
+
+
+@dataclass(frozen=True)
+class Fold:
+    box: int
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class Exchange:
+    box: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Bet:
+    box: int
+
+
+Action = Fold | Exchange | Bet
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the hand history: a kind and its facts (JSON-ready)."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RoundState:
+    deck: tuple[Card, ...]
+    dealt: int
+    boxes: tuple[Box, ...]
+    dealer_initial: tuple[Card, ...]
+    bet_paytable: tuple[tuple[str, Fraction], ...]
+    bonus_paytable: tuple[tuple[str, Fraction], ...]
+    dealer_discarded: tuple[Card, ...] = ()
+    dealer_final: tuple[Card, ...] = ()
+    results: tuple[BoxResult, ...] = ()
+    phase: Phase = Phase.DECIDING
+
+    @property
+    def to_act(self) -> Box | None:
+        """The box whose turn it is: boxes act in order, each to the end (JD-4)."""
+        return next((box for box in self.boxes if box.status == BoxStatus.DECIDING), None)
+
+    def box(self, number: int) -> Box:
+        for box in self.boxes:
+            if box.number == number:
+                return box
+        raise RuleViolation(f"there is no box {number} in this round", field="box", rule="JD-4")
+
+    @property
+    def dealer_value(self) -> HandValue | None:
+        return evaluate(self.dealer_final) if self.dealer_final else None
+
+
+# Dealing -------------------------------------------------------------------------------------
+
+
+def start_round(
+    deck: Sequence[Card],
+    stakes: Sequence[Stake],
+    *,
+    bet_paytable: Paytable,
+    bonus_paytable: Paytable,
+) -> tuple[RoundState, list[Event]]:
+    """Deal one card at a time, box by box then the dealer, five times round (JD-3)."""
+    deck = tuple(deck)
+    if len(deck) != len(ALL_CARDS) or set(deck) != set(ALL_CARDS):
+        raise ValueError("joker draw poker is dealt from one 53-card deck with the joker (JD-1)")
+    numbers = [stake.box for stake in stakes]
+    if not 1 <= len(stakes) <= MAX_BOXES:
+        raise RuleViolation(f"a round has 1 to {MAX_BOXES} boxes", field="boxes", rule="JD-16")
+    if numbers != sorted(set(numbers)) or numbers[0] < 1 or numbers[-1] > MAX_BOXES:
+        raise RuleViolation(
+            f"boxes are numbered 1 to {MAX_BOXES}, each once, in order", field="boxes", rule="JD-3"
+        )
+    seats = len(stakes) + 1
+    hands = [
+        tuple(deck[round_ * seats + seat] for round_ in range(HAND_SIZE)) for seat in range(seats)
+    ]
+    boxes = tuple(
+        Box(
+            number=stake.box,
+            base_ante=stake.ante,
+            bonus=stake.bonus,
+            initial_cards=hand,
+            cards=hand,
+        )
+        for stake, hand in zip(stakes, hands, strict=False)
+    )
+    state = RoundState(
+        deck=deck,
+        dealt=seats * HAND_SIZE,
+        boxes=boxes,
+        dealer_initial=hands[-1],
+        bet_paytable=tuple(bet_paytable.items()),
+        bonus_paytable=tuple(bonus_paytable.items()),
+    )
+    events = [
+        Event(
+            "dealt",
+            {
+                "boxes": {str(box.number): _cards(box.cards) for box in boxes},
+                "dealer": _cards(state.dealer_initial),
+                "positions": {"first": 0, "last": state.dealt - 1},
+            },
+        )
+    ]
+    return state, events
+
+
+# Decisions -----------------------------------------------------------------------------------
+
+
+def extra_stake(state: RoundState, action: Action) -> Decimal:
+    """What the action costs the player beyond what is already staked (for the ledger)."""
+    box = state.box(action.box)
+    if isinstance(action, Exchange):
+        return box.base_ante
+    if isinstance(action, Bet):
+        return 2 * box.ante
+    return Decimal(0)
+
+
+def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
+    """The state after a box's decision, with its events; settles when the last box closes."""
+    if state.phase != Phase.DECIDING:
+        raise RuleViolation("the round is over", field="action", rule="JD-8")
+    box = state.box(action.box)
+    turn = state.to_act
+    if box.status != BoxStatus.DECIDING:
+        raise RuleViolation(
+            f"box {box.number} has already {box.status.value}", field="box", rule="JD-7"
+        )
+    if turn is None or turn.number != box.number:
+        raise RuleViolation(
+            f"box {turn.number if turn else '-'} acts first: boxes act in order",
+            field="box",
+            rule="JD-4",
+        )
+    events: list[Event]
+    if isinstance(action, Fold):
+        box = replace(box, status=BoxStatus.FOLDED)
+        events = [
+            Event(
+                "fold", {"box": box.number, "ante": _money(box.ante), "timed_out": action.timed_out}
+            )
+        ]
+    elif isinstance(action, Bet):
+        box = replace(box, status=BoxStatus.BET)
+        events = [
+            Event("bet", {"box": box.number, "bet": _money(2 * box.ante), "ante": _money(box.ante)})
+        ]
+    else:
+        state, box, events = _exchange(state, box, action.cards)
+    state = replace(state, boxes=tuple(box if b.number == box.number else b for b in state.boxes))
+    if state.to_act is None:
+        state, closing = _finish(state)
+        events += closing
+    return state, events
+
+
+def _exchange(
+    state: RoundState, box: Box, cards: Sequence[Card]
+) -> tuple[RoundState, Box, list[Event]]:
+    if box.exchanges >= 2:
+        raise RuleViolation(
+            "after two exchanges the box may only fold or bet", field="action", rule="JD-7"
+        )
+    discards = tuple(cards)
+    if len(set(discards)) != len(discards):
+        raise RuleViolation("a card is named twice", field="cards", rule="JD-5")
+    strangers = [str(card) for card in discards if card not in box.cards]
+    if strangers:
+        raise RuleViolation(
+            f"{', '.join(strangers)} not in box {box.number}'s hand", field="cards", rule="JD-5"
+        )
+    if box.exchanges == 0 and not 1 <= len(discards) <= MAX_FIRST_EXCHANGE:
+        raise RuleViolation("the first exchange is of 1 to 5 cards", field="cards", rule="JD-5")
+    if box.exchanges == 1 and len(discards) != 1:
+        raise RuleViolation(
+            "the second exchange is of exactly one card", field="cards", rule="JD-6"
+        )
+    start = state.dealt
+    drawn = state.deck[start : start + len(discards)]
+    # Replacements take the discarded cards' places, so the hand keeps its order on screen.
+    replacements = iter(drawn)
+    new_cards = tuple(next(replacements) if card in discards else card for card in box.cards)
+    box = replace(box, cards=new_cards, exchanges=box.exchanges + 1)
+    event = Event(
+        "exchange",
+        {
+            "box": box.number,
+            "number": box.exchanges,
+            "discarded": _cards(discards),
+            "drawn": _cards(drawn),
+            "positions": list(range(start, start + len(drawn))),
+            "extra_ante": _money(box.base_ante),
+            "ante": _money(box.ante),
+        },
+    )
+    return replace(state, dealt=start + len(drawn)), box, [event]
+
+
+# Dealer and settlement -----------------------------------------------------------------------
+
+
+def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
+    """Every box is closed: the dealer reveals and draws once unless all folded (JD-8)."""
+    events: list[Event] = [Event("dealer_reveal", {"cards": _cards(state.dealer_initial)})]
+    dealer_final = state.dealer_initial
+    if any(box.status == BoxStatus.BET for box in state.boxes):
+        discards = tuple(dealer_discards(list(state.dealer_initial)))
+        start = state.dealt
+        drawn = iter(state.deck[start : start + len(discards)])
+        dealer_final = tuple(
+            next(drawn) if card in discards else card for card in state.dealer_initial
+        )
+        events.append(
+            Event(
+                "dealer_draw",
+                {
+                    "discarded": _cards(discards),
+                    "drawn": _cards(state.deck[start : start + len(discards)]),
+                    "positions": list(range(start, start + len(discards))),
+                    "final": _cards(dealer_final),
+                },
+            )
+        )
+        state = replace(state, dealt=start + len(discards), dealer_discarded=discards)
+    state = replace(state, dealer_final=dealer_final)
+    dealer = evaluate(dealer_final)
+    qualifies = dealer_qualifies(dealer)
+    events.append(
+        Event(
+            "dealer_hand",
+            {"category": dealer.category, "hand": dealer.name, "qualifies": qualifies},
+        )
+    )
+    results = tuple(
+        settle_box(box, dealer, dict(state.bet_paytable), dict(state.bonus_paytable))
+        for box in state.boxes
+    )
+    events += [Event("box_settled", result_json(result)) for result in results]
+    return replace(state, results=results, phase=Phase.SETTLED), events
+
+
+def dealer_qualifies(dealer: HandValue) -> bool:
+    """JD-10: a game is a pair of jacks or better after the exchange."""
+    if dealer.category == "high_card":
+        return False
+    return dealer.category != "pair" or dealer.ranks[0] >= DEALER_QUALIFIES_FROM_RANK
+
+
+def paytable_line(value: HandValue, paytable: Paytable) -> str | None:
+    """The line that pays a hand: `royal_flush` when listed for an ace-high straight flush
+    (HR-10), else its category's line, else None."""
+    if value.is_royal and ROYAL_FLUSH in paytable:
+        return ROYAL_FLUSH
+    return value.category if value.category in paytable else None
+
+
+def settle_box(
+    box: Box, dealer: HandValue, bet_paytable: Paytable, bonus_paytable: Paytable
+) -> BoxResult:
+    """JD-11 (a box that bet), JD-12 (a folded box) and JD-13 (BONUS)."""
+    value = evaluate(box.cards)
+    bet_line: str | None = None
+    if box.status == BoxStatus.FOLDED:
+        ante, bet = -box.ante, Decimal(0)
+    else:
+        staked_bet = 2 * box.ante
+        if not dealer_qualifies(dealer):
+            ante, bet = _pay(box.ante, NO_GAME_ODDS), Decimal(0)
+        elif dealer > value:
+            ante, bet = -box.ante, -staked_bet
+        elif value > dealer:
+            bet_line = paytable_line(value, bet_paytable)
+            odds = bet_paytable[bet_line] if bet_line else Fraction(1)  # unlisted hands pay 1:1
+            ante, bet = box.ante, _pay(staked_bet, odds)
+        else:
+            ante, bet = Decimal(0), Decimal(0)  # equal hands push (JD-11 Decision)
+    bonus_category = bonus_line = None
+    bonus = Decimal(0)
+    if box.bonus:
+        first_five = evaluate(box.initial_cards)
+        bonus_category = first_five.category
+        bonus_line = paytable_line(first_five, bonus_paytable)
+        bonus = _pay(box.bonus, bonus_paytable[bonus_line]) if bonus_line else -box.bonus
+    return BoxResult(
+        box=box.number,
+        category=value.category,
+        hand=value.name,
+        bet_line=bet_line,
+        bonus_category=bonus_category,
+        bonus_line=bonus_line,
+        ante=ante,
+        bet=bet,
+        bonus=bonus,
+    )
+
+
+def _pay(stake: Decimal, odds: Fraction) -> Decimal:
+    exact = Fraction(stake) * odds
+    won = Decimal(exact.numerator) / Decimal(exact.denominator)
+    if won != won.quantize(CENT):
+        # Table and paytable validation (JD-2) make this unreachable; never round money silently.
+        raise ValueError(f"{stake} at {odds} pays {won}, a fraction of a cent (JD-2)")
+    return won.quantize(CENT)
+
+
+# The dealer's draw (JD-9) --------------------------------------------------------------------
+
+_STANDING_CATEGORIES = frozenset(
+    {"straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind"}
+)
+
+
+def dealer_discards(cards: list[Card]) -> list[Card]:
+    """The cards the dealer exchanges, in hand order; empty when the dealer stands (JD-9).
+
+    The first rule that matches decides; the joker is wild throughout (HR-6).
+    """
+    hand = list(cards)
+    value = evaluate(hand)
+    if value.category in _STANDING_CATEGORIES:  # JD-9.0
+        return []
+    if value.category == "two_pair":  # JD-9.0: keep both pairs
+        return _all_but(hand, _keep_paired(hand, 2))
+    if value.category == "three_of_a_kind":  # JD-9.1
+        return _all_but(hand, _keep_paired(hand, 3))
+    for kind in ("four_flush", "open_straight"):  # JD-9.2, JD-9.3
+        keep = _best_four(hand, kind)
+        if keep is not None:
+            return _all_but(hand, keep)
+    if value.category == "pair":  # JD-9.4, the joker with the highest other card included
+        return _all_but(hand, _keep_paired(hand, 2))
+    keep = _best_four(hand, "inside_straight")  # JD-9.5
+    if keep is not None:
+        return _all_but(hand, keep)
+    return hand  # JD-9.6
+
+
+def _all_but(hand: list[Card], keep: Iterable[Card]) -> list[Card]:
+    kept = set(keep)
+    return [card for card in hand if card not in kept]
+
+
+def _keep_paired(hand: list[Card], size: int) -> list[Card]:
+    """The cards of the hand's sets of `size` (a pair, two pairs, trips); the joker joins the
+    highest rank that makes the set (HR-6)."""
+    naturals = [card for card in hand if not card.is_joker]
+    counts: dict[int, int] = {}
+    for card in naturals:
+        rank = cast(int, card.rank)  # naturals have ranks
+        counts[rank] = counts.get(rank, 0) + 1
+    has_joker = len(naturals) < len(hand)
+    wanted = {rank for rank, n in counts.items() if n >= size}
+    keep = [card for card in naturals if card.rank in wanted]
+    if has_joker:
+        # The joker raises the highest rank that is one short of the set to a set.
+        short = [rank for rank, n in counts.items() if n == size - 1]
+        if short:
+            top = max(short)
+            keep += [card for card in naturals if card.rank == top]
+        keep += [card for card in hand if card.is_joker]
+    return keep
+
+
+def _best_four(hand: list[Card], kind: str) -> tuple[Card, ...] | None:
+    """Of the hand's four-card sets that are of `kind`, the one that can make the highest hand
+    of that kind with one more card (JD-9: "keep the set that makes the highest possible hand")."""
+    best: tuple[HandValue, tuple[Card, ...]] | None = None
+    for four in combinations(hand, 4):
+        made = _completions(four, hand, kind)
+        if made is None:
+            continue
+        if best is None or made > best[0]:
+            best = (made, four)
+    return best[1] if best else None
+
+
+def _completions(four: tuple[Card, ...], hand: list[Card], kind: str) -> HandValue | None:
+    """The highest hand of `kind` that one more card makes of `four`, if `four` is of `kind`.
+
+    four_flush: four cards of one suit (the joker counts as any suit);
+    open_straight / inside_straight: completed to a straight by cards of two or more ranks,
+    or of exactly one rank (A-2-3-4 and J-Q-K-A are inside).
+    """
+    if kind == "four_flush":
+        suits = {card.suit for card in four if not card.is_joker}
+        if len(suits) != 1:
+            return None
+        made = [
+            evaluate([*four, card])
+            for card in ALL_CARDS
+            if card not in hand and not card.is_joker and card.suit in suits
+        ]
+        return max(made)
+    completing_ranks: set[int] = set()
+    best: HandValue | None = None
+    for card in ALL_CARDS:
+        if card in hand or card.is_joker or card.rank is None:
+            continue
+        value = evaluate([*four, card])
+        if value.category in ("straight", "straight_flush"):
+            completing_ranks.add(card.rank)
+            best = value if best is None else max(best, value)
+    if best is None:
+        return None
+    is_open = len(completing_ranks) >= 2
+    return best if is_open == (kind == "open_straight") else None
+
+
+# JSON ----------------------------------------------------------------------------------------
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _money(amount: Decimal | None) -> str | None:
+    return None if amount is None else f"{amount:.2f}"
+
+
+def _parse(texts: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(text) for text in texts)
+
+
+def _odds(paytable: Iterable[tuple[str, Fraction]]) -> list[list[Any]]:
+    return [[line, odds.numerator, odds.denominator] for line, odds in paytable]
+
+
+def result_json(result: BoxResult) -> dict[str, Any]:
+    return {
+        "box": result.box,
+        "category": result.category,
+        "hand": result.hand,
+        "bet_line": result.bet_line,
+        "bonus_category": result.bonus_category,
+        "bonus_line": result.bonus_line,
+        "ante": _money(result.ante),
+        "bet": _money(result.bet),
+        "bonus": _money(result.bonus),
+        "total": _money(result.total),
+    }
+
+
+def to_json(state: RoundState) -> dict[str, Any]:
+    return {
+        "deck": _cards(state.deck),
+        "dealt": state.dealt,
+        "boxes": [
+            {
+                "number": box.number,
+                "base_ante": _money(box.base_ante),
+                "bonus": _money(box.bonus),
+                "initial_cards": _cards(box.initial_cards),
+                "cards": _cards(box.cards),
+                "exchanges": box.exchanges,
+                "status": box.status.value,
+            }
+            for box in state.boxes
+        ],
+        "dealer_initial": _cards(state.dealer_initial),
+        "dealer_discarded": _cards(state.dealer_discarded),
+        "dealer_final": _cards(state.dealer_final),
+        "bet_paytable": _odds(state.bet_paytable),
+        "bonus_paytable": _odds(state.bonus_paytable),
+        "results": [result_json(result) for result in state.results],
+        "phase": state.phase.value,
+    }
+
+
+def from_json(data: Mapping[str, Any]) -> RoundState:
+    def money(text: str | None) -> Decimal | None:
+        return None if text is None else Decimal(text)
+
+    return RoundState(
+        deck=_parse(data["deck"]),
+        dealt=data["dealt"],
+        boxes=tuple(
+            Box(
+                number=box["number"],
+                base_ante=Decimal(box["base_ante"]),
+                bonus=money(box["bonus"]),
+                initial_cards=_parse(box["initial_cards"]),
+                cards=_parse(box["cards"]),
+                exchanges=box["exchanges"],
+                status=BoxStatus(box["status"]),
+            )
+            for box in data["boxes"]
+        ),
+        dealer_initial=_parse(data["dealer_initial"]),
+        dealer_discarded=_parse(data["dealer_discarded"]),
+        dealer_final=_parse(data["dealer_final"]),
+        bet_paytable=tuple((line, Fraction(n, d)) for line, n, d in data["bet_paytable"]),
+        bonus_paytable=tuple((line, Fraction(n, d)) for line, n, d in data["bonus_paytable"]),
+        results=tuple(
+            BoxResult(
+                box=r["box"],
+                category=r["category"],
+                hand=r["hand"],
+                bet_line=r["bet_line"],
+                bonus_category=r["bonus_category"],
+                bonus_line=r["bonus_line"],
+                ante=Decimal(r["ante"]),
+                bet=Decimal(r["bet"]),
+                bonus=Decimal(r["bonus"]),
+            )
+            for r in data["results"]
+        ),
+        phase=Phase(data["phase"]),
+    )

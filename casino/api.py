@@ -12,6 +12,7 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.services.joker_draw import RoundRefused
 from payouts.services import ChangeRefused, InsufficientFunds, LedgerError
 
 
@@ -29,6 +30,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = _refusal(status.HTTP_409_CONFLICT, {exc.field: [exc.message]}, exc.code)
     elif isinstance(exc, LedgerError):
         exc = _refusal(status.HTTP_400_BAD_REQUEST, {exc.field: [exc.message]}, exc.code)
+    elif isinstance(exc, RoundRefused):
+        message = f"{exc.message.rstrip('.')} ({exc.rule})."
+        exc = _refusal(exc.status, {exc.field: [message]}, exc.rule)
     elif isinstance(exc, ChangeRefused):
         exc = _refusal(
             status.HTTP_400_BAD_REQUEST, {k: [v] for k, v in exc.errors.items()}, "invalid"

@@ -20,6 +20,9 @@ STAFF_ROLES = frozenset({PIT_STAFF, AUDITOR, ADMIN})
 _AUDITED_MODELS = (
     "games.table",
     "games.tablelimits",
+    "games.round",
+    "games.roundevent",
+    "games.boxsettlement",
     "payouts.account",
     "payouts.ledgertransaction",
     "payouts.ledgerentry",

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from games import api as games_api
+from games import round_api
 from games import views as game_views
 from payouts import api as payouts_api
 
@@ -27,6 +28,15 @@ api_v1 = [
         name="cage-withdrawal",
     ),
     path("tables/", games_api.TableList.as_view(), name="tables"),
+    path("joker-draw/rounds/", round_api.JokerDrawRounds.as_view(), name="joker-draw-rounds"),
+    path(
+        "joker-draw/rounds/<int:pk>/", round_api.JokerDrawRound.as_view(), name="joker-draw-round"
+    ),
+    path(
+        "joker-draw/rounds/<int:pk>/actions/",
+        round_api.JokerDrawRoundActions.as_view(),
+        name="joker-draw-round-actions",
+    ),
 ]
 
 urlpatterns = [

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pghistory
 import pgtrigger
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from payouts.models import Currency, MakerCheckerChange, Paytable, money_field
+from payouts.models import Currency, MakerCheckerChange, Paytable, PaytableVersion, money_field
 
 
 class Game(models.TextChoices):
@@ -107,3 +108,141 @@ class TableLimits(MakerCheckerChange):
 
     def __str__(self) -> str:
         return f"{self.table} limits v{self.number}"
+
+
+class RoundStatus(models.TextChoices):
+    DECIDING = "deciding", "Deciding"
+    SETTLED = "settled", "Settled"
+    VOIDED = "voided", "Voided"
+
+
+class Round(models.Model):
+    """One round (or hand) at a table, with its shuffle commitment and engine state (FS-2).
+
+    The server seed and the engine state (which holds the deck) are secrets until the round is
+    over: selectors and serializers never show them for an unfinished round.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    nonce = models.PositiveIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rounds",
+        help_text="The player of a banked round; empty for peer games.",
+    )
+    status = models.CharField(
+        max_length=10, choices=RoundStatus.choices, default=RoundStatus.DECIDING
+    )
+    commitment = models.CharField(max_length=64)
+    server_seed = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=200)
+    engine_state = models.JSONField()
+    bet_paytable_version = models.ForeignKey(
+        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    bonus_paytable_version = models.ForeignKey(
+        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decision_deadline = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    settled_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = [
+            models.UniqueConstraint(fields=("table", "nonce"), name="one_nonce_per_table")
+        ]
+        indexes = [
+            models.Index(fields=("player", "-id")),
+            models.Index(
+                fields=("decision_deadline",),
+                condition=Q(status="deciding"),
+                name="deciding_rounds_by_deadline",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} round {self.nonce}"
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="hand_history_is_append_only", operation=pgtrigger.Update | pgtrigger.Delete
+    ),
+)
+class RoundEvent(models.Model):
+    """The hand history: every deal, decision, draw and settlement of a round, in order."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=30)
+    data = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("round", "sequence")
+        constraints = [
+            models.UniqueConstraint(fields=("round", "sequence"), name="one_event_per_sequence")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} #{self.sequence} {self.kind}"
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="box_settlements_are_immutable", operation=pgtrigger.Update | pgtrigger.Delete
+    ),
+)
+class BoxSettlement(models.Model):
+    """How one joker draw box was settled: the payout record auditors review (JD-11..JD-14).
+
+    Amounts are the player's signed net results; staked amounts are what the box put up.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="box_settlements")
+    box = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    currency = models.CharField(max_length=3, choices=Currency.choices)
+    status = models.CharField(max_length=10)
+    initial_cards = models.CharField(max_length=20)
+    final_cards = models.CharField(max_length=20)
+    category = models.CharField(max_length=20, db_index=True)
+    hand = models.CharField(max_length=60)
+    dealer_cards = models.CharField(max_length=20)
+    dealer_category = models.CharField(max_length=20)
+    dealer_qualifies = models.BooleanField()
+    ante_staked = money_field()
+    bet_staked = money_field()
+    bonus_staked = money_field()
+    bet_paytable_version = models.ForeignKey(
+        PaytableVersion, on_delete=models.PROTECT, related_name="+"
+    )
+    bet_line = models.CharField(max_length=20, blank=True)
+    bonus_paytable_version = models.ForeignKey(
+        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    bonus_category = models.CharField(max_length=20, blank=True)
+    bonus_line = models.CharField(max_length=20, blank=True)
+    ante_result = money_field()
+    bet_result = money_field()
+    bonus_result = money_field()
+    total_result = money_field()
+    settled_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ("-settled_at", "round", "box")
+        constraints = [
+            models.UniqueConstraint(fields=("round", "box"), name="one_settlement_per_box")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} box {self.box}: {self.total_result}"

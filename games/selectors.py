@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet
 
 from casino.roles import STAFF_ROLES
 
-from .models import Table, TableLimits, TableStatus
+from .models import Round, Table, TableLimits, TableStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -33,3 +33,17 @@ def tables_for(user: User | AnonymousUser, *, game: str | None = None) -> QueryS
     if game:
         tables = tables.filter(game=game)
     return tables.order_by("game", "currency", "name")
+
+
+def rounds_for(
+    user: User | AnonymousUser, *, game: str, table: int | None = None
+) -> QuerySet[Round]:
+    """Rounds the user may see: players their own, staff and auditors every round."""
+    rounds = Round.objects.filter(table__game=game).select_related(
+        "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
+    )
+    if not is_staff_member(user):
+        rounds = rounds.filter(player=user) if user.is_authenticated else rounds.none()
+    if table is not None:
+        rounds = rounds.filter(table_id=table)
+    return rounds.order_by("-id")

@@ -1,0 +1,98 @@
+"""Joker draw round endpoints: open a round, act on a box, read rounds (recall)."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.permissions import acting_user
+from payouts.idempotency import HEADER, idempotent
+
+from . import selectors
+from .models import Game, Table
+from .round_serializers import OpenRoundSerializer, RoundActionSerializer, round_json
+from .services import joker_draw
+from .services.joker_draw import BoxRequest
+
+IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)
+
+
+class NewestRoundsFirst(CursorPagination):
+    ordering = "-id"
+    page_size = 20
+
+
+class JokerDrawRounds(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("table", int)],
+        responses={200: dict},
+        summary="Rounds: a player's own, or every round for staff (game recall)",
+    )
+    def get(self, request: Request) -> Response:
+        table = request.query_params.get("table")
+        if table is not None and not table.isdigit():
+            raise ValidationError({"table": ["table must be a table id."]})
+        rounds = selectors.rounds_for(
+            request.user, game=Game.JOKER_DRAW, table=int(table) if table else None
+        )
+        paginator = NewestRoundsFirst()
+        page = paginator.paginate_queryset(rounds, request, view=self) or []
+        return paginator.get_paginated_response([round_json(r, request.user) for r in page])
+
+    @extend_schema(request=OpenRoundSerializer, responses={201: dict}, parameters=[IDEMPOTENCY])
+    @idempotent
+    def post(self, request: Request) -> Response:
+        incoming = OpenRoundSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        table = Table.objects.filter(pk=data["table"]).first()
+        if table is None:
+            raise ValidationError({"table": [f"There is no table {data['table']}."]})
+        round_ = joker_draw.open_round(
+            player=acting_user(request),
+            table=table,
+            boxes=[
+                BoxRequest(box=b["box"], ante=b["ante"], bonus=b.get("bonus"))
+                for b in data["boxes"]
+            ],
+            client_seed=data.get("client_seed"),
+        )
+        return Response(round_json(round_, request.user), status=status.HTTP_201_CREATED)
+
+
+class JokerDrawRound(APIView):
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, pk: int) -> Response:
+        round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
+        if round_ is None:
+            raise NotFound("No such round.")
+        return Response(round_json(round_, request.user))
+
+
+class JokerDrawRoundActions(APIView):
+    @extend_schema(request=RoundActionSerializer, responses={200: dict}, parameters=[IDEMPOTENCY])
+    def post(self, request: Request, pk: int) -> HttpResponse:
+        # A decision that came too late is folded and committed before the request's own
+        # transaction, so refusing the late decision does not undo the fold.
+        joker_draw.expire_decision(pk)
+        return self._decide(request, pk)
+
+    @idempotent
+    def _decide(self, request: Request, pk: int) -> Response:
+        incoming = RoundActionSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        round_ = joker_draw.act(
+            player=acting_user(request),
+            round_id=pk,
+            box=data["box"],
+            action=data["action"],
+            cards=data["cards"],
+        )
+        return Response(round_json(round_, request.user))

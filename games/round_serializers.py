@@ -1,0 +1,115 @@
+"""What a joker draw round looks like over the API, to whom.
+
+Before settlement nobody sees the server seed or the deck, and only the round's own player
+sees the box cards; afterwards every card, the seed and the results are open to the player
+and to staff, so anyone can recompute the deck (FS-7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine import joker_draw
+from games.models import Round, RoundStatus
+from payouts.models import PaytableVersion
+from payouts.serializers import AmountField
+
+
+def _version(version: PaytableVersion | None) -> dict[str, Any] | None:
+    if version is None:
+        return None
+    return {"id": version.pk, "paytable": version.paytable.name, "version": version.number}
+
+
+def round_json(round_: Round, viewer: Any) -> dict[str, Any]:
+    state = joker_draw.from_json(round_.engine_state)
+    settled = round_.status == RoundStatus.SETTLED
+    shows_cards = settled or viewer.pk == round_.player_id
+    to_act = state.to_act if round_.status == RoundStatus.DECIDING else None
+    results = {result.box: result for result in state.results}
+    boxes = []
+    for box in state.boxes:
+        shown: dict[str, Any] = {
+            "box": box.number,
+            "cards": [str(card) for card in box.cards] if shows_cards else None,
+            "ante": f"{box.ante:.2f}",
+            "bet": f"{box.bet:.2f}" if box.bet is not None else None,
+            "bonus": f"{box.bonus:.2f}" if box.bonus is not None else None,
+            "exchanges": box.exchanges,
+            "status": box.status.value,
+        }
+        if settled:
+            result = results[box.number]
+            shown.update(
+                initial_cards=[str(card) for card in box.initial_cards],
+                category=result.category,
+                hand=result.hand,
+                bet_line=result.bet_line,
+                bonus_line=result.bonus_line,
+                result={
+                    "ante": f"{result.ante:.2f}",
+                    "bet": f"{result.bet:.2f}",
+                    "bonus": f"{result.bonus:.2f}",
+                    "total": f"{result.total:.2f}",
+                },
+            )
+        boxes.append(shown)
+    data: dict[str, Any] = {
+        "id": round_.pk,
+        "table": round_.table_id,
+        "player": round_.player.username if round_.player else None,
+        "state": round_.status,
+        "commitment": round_.commitment,
+        "client_seed": round_.client_seed,
+        "nonce": round_.nonce,
+        "paytable_version": {
+            "bet": _version(round_.bet_paytable_version),
+            "bonus": _version(round_.bonus_paytable_version),
+        },
+        "to_act": {"box": to_act.number, "options": list(to_act.options())} if to_act else None,
+        "decision_deadline": round_.decision_deadline.isoformat()
+        if to_act and round_.decision_deadline
+        else None,
+        "boxes": boxes,
+        "created_at": round_.created_at.isoformat(),
+    }
+    if settled:
+        dealer = state.dealer_value
+        assert dealer is not None  # noqa: S101 - a settled round has the dealer's final hand
+        data.update(
+            server_seed=round_.server_seed,
+            settled_at=round_.settled_at.isoformat() if round_.settled_at else None,
+            dealer={
+                "cards": [str(card) for card in state.dealer_initial],
+                "discarded": [str(card) for card in state.dealer_discarded],
+                "final": [str(card) for card in state.dealer_final],
+                "category": dealer.category,
+                "hand": dealer.name,
+                "qualifies": joker_draw.dealer_qualifies(dealer),
+            },
+        )
+    if round_.status == RoundStatus.VOIDED:
+        data["void_reason"] = round_.void_reason
+    return data
+
+
+class BoxStakeSerializer(serializers.Serializer[None]):
+    box = serializers.IntegerField(min_value=1, max_value=joker_draw.MAX_BOXES)
+    ante = AmountField()
+    bonus = AmountField(required=False, allow_null=True)
+
+
+class OpenRoundSerializer(serializers.Serializer[None]):
+    table = serializers.IntegerField()
+    client_seed = serializers.CharField(max_length=200, required=False, allow_blank=False)
+    boxes = BoxStakeSerializer(many=True, allow_empty=False)
+
+
+class RoundActionSerializer(serializers.Serializer[None]):
+    box = serializers.IntegerField(min_value=1, max_value=joker_draw.MAX_BOXES)
+    action = serializers.ChoiceField(choices=["fold", "bet", "exchange"])
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=2), required=False, max_length=5, default=list
+    )

@@ -42,7 +42,12 @@ class Table(models.Model):
         return self.name
 
     def active_limits(self) -> TableLimits | None:
-        return self.limits_versions.filter(status="approved").order_by("-number").first()
+        return (
+            self.limits_versions.filter(status="approved")
+            .select_related("bet_paytable", "bonus_paytable")
+            .order_by("-number")
+            .first()
+        )
 
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
@@ -147,6 +152,7 @@ class Round(models.Model):
         PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     decision_deadline = models.DateTimeField(null=True, blank=True)
+    history_length = models.PositiveIntegerField(default=0, editable=False)
     void_reason = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     settled_at = models.DateTimeField(null=True, blank=True, db_index=True)

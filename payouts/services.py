@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import pghistory
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from .models import (
     CENT,
@@ -91,6 +92,9 @@ def _account(*, kind: str, currency: str, owner: User | None) -> Account:
     lookup = {"currency": currency, "owner": owner}
     if owner is None:
         lookup["kind"] = kind
+    account = Account.objects.filter(**lookup).first()
+    if account is not None:
+        return account
     try:
         with transaction.atomic():
             account, _ = Account.objects.get_or_create(**lookup, defaults={"kind": kind})
@@ -124,7 +128,9 @@ def post_transaction(
     if unbalanced:
         raise LedgerError(f"Entries do not sum to zero per currency: {unbalanced}.")
 
-    with transaction.atomic():
+    # Inside the caller's transaction no savepoint is needed: every refusal is raised before
+    # the first write, and a failing write fails the caller's whole transaction anyway.
+    with nullcontext() if connection.in_atomic_block else transaction.atomic():
         if reference is not None:
             existing = LedgerTransaction.objects.filter(reference=reference).first()
             if existing is not None:

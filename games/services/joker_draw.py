@@ -97,7 +97,8 @@ def open_round(
             engine_state=joker_draw.to_json(state),
             bet_paytable_version=bet_version,
             bonus_paytable_version=bonus_version,
-            decision_deadline=timezone.now() + _decision_time(table),
+            decision_deadline=timezone.now() + _decision_time(limits),
+            history_length=1 + len(events),  # the opening facts, then the deal
         )
         antes = sum((s.ante for s in stakes), Decimal(0))
         bonuses = sum((s.bonus or Decimal(0) for s in stakes), Decimal(0))
@@ -114,8 +115,8 @@ def open_round(
             created_by=player,
             reference=f"round:{round_.pk}:open",
         )
-        opened = joker_draw.Event("round_opened", _opening_facts(round_, stakes))
-        _record(round_, [opened, *events], actor=player)
+        history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
+        _record(round_, history, start=0, actor=player)
         _schedule_timeout(round_)
     return round_
 
@@ -138,8 +139,18 @@ def act(*, player: User, round_id: int, box: int, action: str, cards: Sequence[s
 
 def expire_decision(round_id: int) -> Round | None:
     """Fold the box whose decision time ran out (the timer task; also run on every touch)."""
+    overdue = Round.objects.filter(
+        pk=round_id, status=RoundStatus.DECIDING, decision_deadline__lte=timezone.now()
+    )
+    if not overdue.exists():  # the common case: on time, nothing to lock
+        return None
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().filter(pk=round_id).first()
+        round_ = (
+            Round.objects.select_for_update(of=("self",))
+            .select_related("table")
+            .filter(pk=round_id)
+            .first()
+        )
         if round_ is None:
             return None
         _fold_overdue(round_)
@@ -217,13 +228,14 @@ def _approved_version(paytable: Any) -> PaytableVersion:
 
 def _locked_round(round_id: int, player: User) -> Round:
     round_ = (
-        Round.objects.select_for_update()
-        .select_related("table")
+        Round.objects.select_for_update(of=("self",))
+        .select_related("table", "bet_paytable_version")
         .filter(pk=round_id, player=player, table__game=Game.JOKER_DRAW)
         .first()
     )
     if round_ is None:  # another player's round is as good as no round at all
         raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
+    round_.player = player
     return round_
 
 
@@ -243,15 +255,14 @@ def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Ac
     return Exchange(box, parsed)
 
 
-def _decision_time(table: Table) -> timedelta:
-    limits = table.active_limits()
+def _decision_time(limits: TableLimits | None) -> timedelta:
     return timedelta(seconds=limits.decision_timeout_seconds or 0 if limits else 0)
 
 
 def _fold_overdue(round_: Round) -> None:
     """Fold every box whose decision time has run out, each box having its full time (JD-4)."""
     now = timezone.now()
-    timeout = _decision_time(round_.table)
+    timeout = _decision_time(round_.table.active_limits())
     while (
         round_.status == RoundStatus.DECIDING
         and round_.decision_deadline
@@ -275,7 +286,7 @@ def _apply(round_: Round, action: joker_draw.Action, *, actor: User | None) -> N
         state, events = joker_draw.apply(state, action)
     except RuleViolation as refused:
         raise RoundRefused(refused.message, field=refused.field, rule=refused.rule) from None
-    sequence = round_.events.count()
+    sequence = round_.history_length
     currency = round_.table.currency
     player = _player_of(round_)
     if extra:
@@ -289,16 +300,17 @@ def _apply(round_: Round, action: joker_draw.Action, *, actor: User | None) -> N
             created_by=actor,
             reference=f"round:{round_.pk}:event:{sequence}",
         )
+    _record(round_, events, start=round_.history_length, actor=actor)
+    round_.history_length += len(events)
     round_.engine_state = joker_draw.to_json(state)
-    fields = ["engine_state"]
+    fields = ["engine_state", "history_length"]
     if state.phase == joker_draw.Phase.SETTLED:
         _settle(round_, state)
         fields += ["status", "settled_at", "decision_deadline"]
     else:
-        round_.decision_deadline = timezone.now() + _decision_time(round_.table)
+        round_.decision_deadline = timezone.now() + _decision_time(round_.table.active_limits())
         fields.append("decision_deadline")
     round_.save(update_fields=fields)
-    _record(round_, events, actor=actor)
     if round_.status == RoundStatus.DECIDING:
         _schedule_timeout(round_)
 
@@ -372,8 +384,10 @@ def _player_of(round_: Round) -> User:
     return round_.player
 
 
-def _record(round_: Round, events: Sequence[joker_draw.Event], *, actor: User | None) -> None:
-    start = round_.events.count()
+def _record(
+    round_: Round, events: Sequence[joker_draw.Event], *, start: int, actor: User | None
+) -> None:
+    """Append events to the hand history after the `start` events already there."""
     RoundEvent.objects.bulk_create(
         RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
         for n, event in enumerate(events)

@@ -28,7 +28,9 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/casino"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
+# Persistent connections: PostgreSQL forks a process per connection, too dear per request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 

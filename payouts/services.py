@@ -13,10 +13,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pghistory
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 
 from .models import (
     CENT,
@@ -88,6 +89,35 @@ def house_account(kind: str, currency: str) -> Account:
     return _account(kind=kind, currency=currency, owner=None)
 
 
+@dataclass(frozen=True)
+class GameAccounts:
+    """The accounts a game round moves money between, for one player and currency."""
+
+    wallet: Account
+    stakes_in_play: Account
+    bonus: Account
+    house_bankroll: Account
+
+
+def game_accounts(player: User, currency: str) -> GameAccounts:
+    """The player's wallet and the house's game accounts, fetched in one query."""
+    house_kinds = (AccountKind.STAKES_IN_PLAY, AccountKind.BONUS, AccountKind.HOUSE_BANKROLL)
+    found = {
+        account.kind: account
+        for account in Account.objects.filter(currency=currency).filter(
+            Q(kind=AccountKind.PLAYER_WALLET, owner=player) | Q(kind__in=house_kinds, owner=None)
+        )
+    }
+    return GameAccounts(
+        wallet=found.get(AccountKind.PLAYER_WALLET) or wallet(player, currency),
+        stakes_in_play=found.get(AccountKind.STAKES_IN_PLAY)
+        or house_account(AccountKind.STAKES_IN_PLAY, currency),
+        bonus=found.get(AccountKind.BONUS) or house_account(AccountKind.BONUS, currency),
+        house_bankroll=found.get(AccountKind.HOUSE_BANKROLL)
+        or house_account(AccountKind.HOUSE_BANKROLL, currency),
+    )
+
+
 def _account(*, kind: str, currency: str, owner: User | None) -> Account:
     lookup = {"currency": currency, "owner": owner}
     if owner is None:
@@ -103,53 +133,80 @@ def _account(*, kind: str, currency: str, owner: User | None) -> Account:
     return account
 
 
-def post_transaction(
-    *,
-    kind: str,
-    postings: Sequence[Posting],
-    reason: str = "",
-    created_by: User | None = None,
-    reference: str | None = None,
-    reverses: LedgerTransaction | None = None,
-) -> LedgerTransaction:
-    """Write one balanced transaction, or nothing.
+@dataclass(frozen=True)
+class Transfer:
+    """One ledger transaction to post: balanced postings and what they are for."""
 
-    With a `reference` already on the ledger, the earlier transaction is returned and nothing
-    is written: a business event (a settlement, a stake) is posted at most once.
+    kind: str
+    postings: Sequence[Posting]
+    reason: str = ""
+    created_by: User | None = None
+    reference: str | None = None
+    reverses: LedgerTransaction | None = None
+
+    def check(self) -> None:
+        if len(self.postings) < 2:
+            raise LedgerError("A ledger transaction needs at least two entries.")
+        totals: dict[str, Decimal] = defaultdict(Decimal)
+        for posting in self.postings:
+            if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
+                raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
+            totals[posting.account.currency] += posting.amount
+        unbalanced = {currency: total for currency, total in totals.items() if total}
+        if unbalanced:
+            raise LedgerError(f"Entries do not sum to zero per currency: {unbalanced}.")
+
+
+def post_transaction(**transfer: Any) -> LedgerTransaction:
+    """Write one balanced transaction, or nothing (see `post_transactions`)."""
+    return post_transactions([Transfer(**transfer)])[0]
+
+
+def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
+    """Write balanced transactions, all or none, in the order given.
+
+    Every account they touch is locked once, in id order, so concurrent postings never
+    deadlock; each transaction's new balances are checked before anything is written. A
+    transfer whose `reference` is already on the ledger is not posted again: the earlier
+    transaction stands in for it (a business event is posted at most once).
     """
-    if len(postings) < 2:
-        raise LedgerError("A ledger transaction needs at least two entries.")
-    totals: dict[str, Decimal] = defaultdict(Decimal)
-    for posting in postings:
-        if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
-            raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
-        totals[posting.account.currency] += posting.amount
-    unbalanced = {currency: total for currency, total in totals.items() if total}
-    if unbalanced:
-        raise LedgerError(f"Entries do not sum to zero per currency: {unbalanced}.")
-
+    for transfer in transfers:
+        transfer.check()
     # Inside the caller's transaction no savepoint is needed: every refusal is raised before
     # the first write, and a failing write fails the caller's whole transaction anyway.
     with nullcontext() if connection.in_atomic_block else transaction.atomic():
-        if reference is not None:
-            existing = LedgerTransaction.objects.filter(reference=reference).first()
-            if existing is not None:
-                return existing
-        account_ids = sorted({p.account.pk for p in postings})
+        references = [t.reference for t in transfers if t.reference is not None]
+        posted = (
+            {t.reference: t for t in LedgerTransaction.objects.filter(reference__in=references)}
+            if references
+            else {}
+        )
+        fresh = [t for t in transfers if t.reference not in posted]
+        account_ids = sorted({p.account.pk for t in fresh for p in t.postings})
         locked = {
             a.pk: a
-            for a in Account.objects.select_for_update().filter(pk__in=account_ids).order_by("pk")
+            for a in Account.objects.select_for_update(no_key=True)
+            .filter(pk__in=account_ids)
+            .order_by("pk")
         }
-        change: dict[int, Decimal] = defaultdict(Decimal)
-        for posting in postings:
-            change[posting.account.pk] += posting.amount
-        for account_id, delta in change.items():
-            account = locked[account_id]
-            account.balance += delta
-            if account.balance < 0 and account.kind != AccountKind.CAGE:
-                raise InsufficientFunds(account, -account.balance)
-        txn = LedgerTransaction.objects.create(
-            kind=kind, reason=reason, created_by=created_by, reference=reference, reverses=reverses
+        for transfer in fresh:
+            change: dict[int, Decimal] = defaultdict(Decimal)
+            for posting in transfer.postings:
+                change[posting.account.pk] += posting.amount
+            for account_id, delta in change.items():
+                account = locked[account_id]
+                account.balance += delta
+                if account.balance < 0 and account.kind != AccountKind.CAGE:
+                    raise InsufficientFunds(account, -account.balance)
+        created = LedgerTransaction.objects.bulk_create(
+            LedgerTransaction(
+                kind=t.kind,
+                reason=t.reason,
+                created_by=t.created_by,
+                reference=t.reference,
+                reverses=t.reverses,
+            )
+            for t in fresh
         )
         LedgerEntry.objects.bulk_create(
             LedgerEntry(
@@ -158,10 +215,13 @@ def post_transaction(
                 amount=p.amount,
                 currency=p.account.currency,
             )
-            for p in postings
+            for txn, t in zip(created, fresh, strict=True)
+            for p in t.postings
         )
-        Account.objects.bulk_update([locked[i] for i in change], ["balance"])
-    return txn
+        if locked:
+            Account.objects.bulk_update(list(locked.values()), ["balance"])
+    by_transfer = iter(created)
+    return [posted[t.reference] if t.reference in posted else next(by_transfer) for t in transfers]
 
 
 def deposit(

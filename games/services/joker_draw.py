@@ -33,8 +33,8 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
-from payouts.models import AccountKind, PaytableVersion, TransactionKind
-from payouts.services import Posting, house_account, post_transaction, wallet
+from payouts.models import ChangeStatus, PaytableVersion, TransactionKind
+from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
 logger = logging.getLogger(__name__)
 
@@ -67,25 +67,34 @@ def open_round(
     *, player: User, table: Table, boxes: Sequence[BoxRequest], client_seed: str | None = None
 ) -> Round:
     """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3)."""
+    limits = _playable_limits(table)
+    stakes = _checked_stakes(limits, boxes)
+    if Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING).exists():
+        raise RoundRefused(
+            "Finish your round at this table before starting another.",
+            field="table",
+            rule="JD-4",
+            status=409,
+        )
+    bet_version, bonus_version = _approved_versions(limits)
+    bet_odds, bonus_odds = bet_version.odds(), bonus_version.odds()
+    server_seed = fairness.new_server_seed()
+    client_seed = client_seed or fairness.new_server_seed()[:16]
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        limits = _playable_limits(table)
-        stakes = _checked_stakes(limits, boxes)
-        if Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING).exists():
-            raise RoundRefused(
-                "Finish your round at this table before starting another.",
-                field="table",
-                rule="JD-4",
-                status=409,
-            )
-        bet_version = _approved_version(limits.bet_paytable)
-        bonus_version = _approved_version(limits.bonus_paytable)
-        server_seed = fairness.new_server_seed()
-        client_seed = client_seed or fairness.new_server_seed()[:16]
+        # The table lock makes nonces gapless and unique (FS-2); it is taken late and held
+        # for a few statements only.
+        status = (
+            Table.objects.select_for_update(no_key=True)
+            .filter(pk=table.pk)
+            .values_list("status")
+            .get()
+        )
+        if status != (TableStatus.OPEN,):
+            raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
         nonce = (Round.objects.filter(table=table).aggregate(last=Max("nonce"))["last"] or 0) + 1
         deck = fairness.deck_order(server_seed, client_seed, nonce, jokers=1)
         state, events = joker_draw.start_round(
-            deck, stakes, bet_paytable=bet_version.odds(), bonus_paytable=bonus_version.odds()
+            deck, stakes, bet_paytable=bet_odds, bonus_paytable=bonus_odds
         )
         round_ = Round.objects.create(
             table=table,
@@ -102,21 +111,26 @@ def open_round(
         )
         antes = sum((s.ante for s in stakes), Decimal(0))
         bonuses = sum((s.bonus or Decimal(0) for s in stakes), Decimal(0))
+        accounts = game_accounts(player, table.currency)
         postings = [
-            Posting(wallet(player, table.currency), -(antes + bonuses)),
-            Posting(house_account(AccountKind.STAKES_IN_PLAY, table.currency), antes),
+            Posting(accounts.wallet, -(antes + bonuses)),
+            Posting(accounts.stakes_in_play, antes),
         ]
         if bonuses:
-            postings.append(Posting(house_account(AccountKind.BONUS, table.currency), bonuses))
-        post_transaction(
-            kind=TransactionKind.STAKE,
-            postings=postings,
-            reason=f"{round_}: antes and BONUS",
-            created_by=player,
-            reference=f"round:{round_.pk}:open",
-        )
+            postings.append(Posting(accounts.bonus, bonuses))
         history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
         _record(round_, history, start=0, actor=player)
+        post_transactions(
+            [
+                Transfer(
+                    kind=TransactionKind.STAKE,
+                    postings=postings,
+                    reason=f"{round_}: antes and BONUS",
+                    created_by=player,
+                    reference=f"round:{round_.pk}:open",
+                )
+            ]
+        )
         _schedule_timeout(round_)
     return round_
 
@@ -146,7 +160,7 @@ def expire_decision(round_id: int) -> Round | None:
         return None
     with transaction.atomic():
         round_ = (
-            Round.objects.select_for_update(of=("self",))
+            Round.objects.select_for_update(of=("self",), no_key=True)
             .select_related("table")
             .filter(pk=round_id)
             .first()
@@ -163,8 +177,6 @@ def expire_decision(round_id: int) -> Round | None:
 def _playable_limits(table: Table) -> TableLimits:
     if table.game != Game.JOKER_DRAW:
         raise RoundRefused(f"{table} is not a joker draw table.", field="table", rule="JD-1")
-    if table.status != TableStatus.OPEN:
-        raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
     limits = table.active_limits()
     if limits is None:
         raise RoundRefused(
@@ -217,18 +229,31 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
     return stakes
 
 
-def _approved_version(paytable: Any) -> PaytableVersion:
-    version = paytable.active_version() if paytable else None
-    if version is None:
+def _approved_versions(limits: TableLimits) -> tuple[PaytableVersion, PaytableVersion]:
+    """The bet and BONUS paytable versions in force now, with their lines (JD-14)."""
+    versions = (
+        PaytableVersion.objects.filter(
+            paytable_id__in=[limits.bet_paytable_id, limits.bonus_paytable_id],
+            status=ChangeStatus.APPROVED,
+        )
+        .select_related("paytable")
+        .prefetch_related("lines")
+        .order_by("paytable_id", "-number")
+        .distinct("paytable_id")
+    )
+    by_paytable: dict[int | None, PaytableVersion] = {v.paytable_id: v for v in versions}
+    bet = by_paytable.get(limits.bet_paytable_id)
+    bonus = by_paytable.get(limits.bonus_paytable_id)
+    if bet is None or bonus is None:
         raise RoundRefused(
             "The table's paytable has no approved version.", field="table", rule="JD-14", status=409
         )
-    return version
+    return bet, bonus
 
 
 def _locked_round(round_id: int, player: User) -> Round:
     round_ = (
-        Round.objects.select_for_update(of=("self",))
+        Round.objects.select_for_update(of=("self",), no_key=True)
         .select_related("table", "bet_paytable_version")
         .filter(pk=round_id, player=player, table__game=Game.JOKER_DRAW)
         .first()
@@ -286,37 +311,40 @@ def _apply(round_: Round, action: joker_draw.Action, *, actor: User | None) -> N
         state, events = joker_draw.apply(state, action)
     except RuleViolation as refused:
         raise RoundRefused(refused.message, field=refused.field, rule=refused.rule) from None
-    sequence = round_.history_length
-    currency = round_.table.currency
-    player = _player_of(round_)
+    accounts = game_accounts(_player_of(round_), round_.table.currency)
+    transfers = []
     if extra:
-        post_transaction(
-            kind=TransactionKind.STAKE,
-            postings=[
-                Posting(wallet(player, currency), -extra),
-                Posting(house_account(AccountKind.STAKES_IN_PLAY, currency), extra),
-            ],
-            reason=f"{round_}: box {action.box} {type(action).__name__.lower()}",
-            created_by=actor,
-            reference=f"round:{round_.pk}:event:{sequence}",
+        transfers.append(
+            Transfer(
+                kind=TransactionKind.STAKE,
+                postings=[
+                    Posting(accounts.wallet, -extra),
+                    Posting(accounts.stakes_in_play, extra),
+                ],
+                reason=f"{round_}: box {action.box} {type(action).__name__.lower()}",
+                created_by=actor,
+                reference=f"round:{round_.pk}:event:{round_.history_length}",
+            )
         )
     _record(round_, events, start=round_.history_length, actor=actor)
     round_.history_length += len(events)
     round_.engine_state = joker_draw.to_json(state)
     fields = ["engine_state", "history_length"]
     if state.phase == joker_draw.Phase.SETTLED:
-        _settle(round_, state)
+        transfers.append(_settle(round_, state, accounts))
         fields += ["status", "settled_at", "decision_deadline"]
     else:
         round_.decision_deadline = timezone.now() + _decision_time(round_.table.active_limits())
         fields.append("decision_deadline")
     round_.save(update_fields=fields)
+    # The ledger goes last: the shared house accounts stay locked only until the commit.
+    post_transactions(transfers)
     if round_.status == RoundStatus.DECIDING:
         _schedule_timeout(round_)
 
 
-def _settle(round_: Round, state: joker_draw.RoundState) -> None:
-    """Pay every box in one ledger transaction and write the payout records (JD-11..JD-13)."""
+def _settle(round_: Round, state: joker_draw.RoundState, accounts: GameAccounts) -> Transfer:
+    """Write the payout records and return the one transfer that pays every box (JD-11..13)."""
     player = _player_of(round_)
     bet_version = round_.bet_paytable_version
     if bet_version is None:
@@ -325,57 +353,61 @@ def _settle(round_: Round, state: joker_draw.RoundState) -> None:
     now = timezone.now()
     dealer = evaluate(state.dealer_final)
     held_antes = held_bonuses = paid = Decimal(0)
+    records = []
     for box, result in zip(state.boxes, state.results, strict=True):
         bet_staked = 2 * box.ante if box.status == joker_draw.BoxStatus.BET else Decimal(0)
         bonus_staked = box.bonus or Decimal(0)
         held_antes += box.ante + bet_staked
         held_bonuses += bonus_staked
         paid += box.ante + bet_staked + bonus_staked + result.total
-        BoxSettlement.objects.create(
-            round=round_,
-            box=box.number,
-            player=player,
-            table=round_.table,
-            currency=currency,
-            status=box.status.value,
-            initial_cards=" ".join(map(str, box.initial_cards)),
-            final_cards=" ".join(map(str, box.cards)),
-            category=result.category,
-            hand=result.hand,
-            dealer_cards=" ".join(map(str, state.dealer_final)),
-            dealer_category=dealer.category,
-            dealer_qualifies=joker_draw.dealer_qualifies(dealer),
-            ante_staked=box.ante,
-            bet_staked=bet_staked,
-            bonus_staked=bonus_staked,
-            bet_paytable_version=bet_version,
-            bet_line=result.bet_line or "",
-            bonus_paytable_version=round_.bonus_paytable_version if box.bonus else None,
-            bonus_category=result.bonus_category or "",
-            bonus_line=result.bonus_line or "",
-            ante_result=result.ante,
-            bet_result=result.bet,
-            bonus_result=result.bonus,
-            total_result=result.total,
-            settled_at=now,
+        records.append(
+            BoxSettlement(
+                round=round_,
+                box=box.number,
+                player=player,
+                table=round_.table,
+                currency=currency,
+                status=box.status.value,
+                initial_cards=" ".join(map(str, box.initial_cards)),
+                final_cards=" ".join(map(str, box.cards)),
+                category=result.category,
+                hand=result.hand,
+                dealer_cards=" ".join(map(str, state.dealer_final)),
+                dealer_category=dealer.category,
+                dealer_qualifies=joker_draw.dealer_qualifies(dealer),
+                ante_staked=box.ante,
+                bet_staked=bet_staked,
+                bonus_staked=bonus_staked,
+                bet_paytable_version=bet_version,
+                bet_line=result.bet_line or "",
+                bonus_paytable_version=round_.bonus_paytable_version if box.bonus else None,
+                bonus_category=result.bonus_category or "",
+                bonus_line=result.bonus_line or "",
+                ante_result=result.ante,
+                bet_result=result.bet,
+                bonus_result=result.bonus,
+                total_result=result.total,
+                settled_at=now,
+            )
         )
+    BoxSettlement.objects.bulk_create(records)
     house_result = held_antes + held_bonuses - paid
-    postings = [Posting(house_account(AccountKind.STAKES_IN_PLAY, currency), -held_antes)]
+    postings = [Posting(accounts.stakes_in_play, -held_antes)]
     if held_bonuses:
-        postings.append(Posting(house_account(AccountKind.BONUS, currency), -held_bonuses))
+        postings.append(Posting(accounts.bonus, -held_bonuses))
     if paid:
-        postings.append(Posting(wallet(player, currency), paid))
+        postings.append(Posting(accounts.wallet, paid))
     if house_result:
-        postings.append(Posting(house_account(AccountKind.HOUSE_BANKROLL, currency), house_result))
-    post_transaction(
+        postings.append(Posting(accounts.house_bankroll, house_result))
+    round_.status = RoundStatus.SETTLED
+    round_.settled_at = now
+    round_.decision_deadline = None
+    return Transfer(
         kind=TransactionKind.SETTLEMENT,
         postings=postings,
         reason=f"{round_}: settlement",
         reference=f"round:{round_.pk}:settle",
     )
-    round_.status = RoundStatus.SETTLED
-    round_.settled_at = now
-    round_.decision_deadline = None
 
 
 def _player_of(round_: Round) -> User:

@@ -13,14 +13,15 @@ the results say.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, cast
 
-from games.engine.cards import ALL_CARDS, Card, parse_card
+from games.engine.cards import ALL_CARDS, Card
+from games.engine.common import Event, RuleViolation, cards_from_json, cards_to_json
 from games.engine.hands import HandValue, evaluate
 
 HAND_SIZE = 5
@@ -31,16 +32,6 @@ CENT = Decimal("0.01")
 NO_GAME_ODDS = Fraction(2, 3)  # JD-11
 ROYAL_FLUSH = "royal_flush"
 Paytable = Mapping[str, Fraction]
-
-
-class RuleViolation(ValueError):
-    """An action the rules do not allow; ``field`` and ``rule`` say which and why."""
-
-    def __init__(self, message: str, *, field: str, rule: str) -> None:
-        super().__init__(f"{message} ({rule})")
-        self.message = message
-        self.field = field
-        self.rule = rule
 
 
 class BoxStatus(StrEnum):
@@ -130,14 +121,6 @@ Action = Fold | Exchange | Bet
 
 
 @dataclass(frozen=True)
-class Event:
-    """Something that happened, for the hand history: a kind and its facts (JSON-ready)."""
-
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class RoundState:
     deck: tuple[Card, ...]
     dealt: int
@@ -213,8 +196,8 @@ def start_round(
         Event(
             "dealt",
             {
-                "boxes": {str(box.number): _cards(box.cards) for box in boxes},
-                "dealer": _cards(state.dealer_initial),
+                "boxes": {str(box.number): cards_to_json(box.cards) for box in boxes},
+                "dealer": cards_to_json(state.dealer_initial),
                 "positions": {"first": 0, "last": state.dealt - 1},
             },
         )
@@ -305,8 +288,8 @@ def _exchange(
         {
             "box": box.number,
             "number": box.exchanges,
-            "discarded": _cards(discards),
-            "drawn": _cards(drawn),
+            "discarded": cards_to_json(discards),
+            "drawn": cards_to_json(drawn),
             "positions": list(range(start, start + len(drawn))),
             "extra_ante": _money(box.base_ante),
             "ante": _money(box.ante),
@@ -320,7 +303,7 @@ def _exchange(
 
 def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
     """Every box is closed: the dealer reveals and draws once unless all folded (JD-8)."""
-    events: list[Event] = [Event("dealer_reveal", {"cards": _cards(state.dealer_initial)})]
+    events: list[Event] = [Event("dealer_reveal", {"cards": cards_to_json(state.dealer_initial)})]
     dealer_final = state.dealer_initial
     if any(box.status == BoxStatus.BET for box in state.boxes):
         discards = tuple(dealer_discards(list(state.dealer_initial)))
@@ -333,10 +316,10 @@ def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
             Event(
                 "dealer_draw",
                 {
-                    "discarded": _cards(discards),
-                    "drawn": _cards(state.deck[start : start + len(discards)]),
+                    "discarded": cards_to_json(discards),
+                    "drawn": cards_to_json(state.deck[start : start + len(discards)]),
                     "positions": list(range(start, start + len(discards))),
-                    "final": _cards(dealer_final),
+                    "final": cards_to_json(dealer_final),
                 },
             )
         )
@@ -528,16 +511,8 @@ def _completions(four: tuple[Card, ...], hand: list[Card], kind: str) -> HandVal
 # JSON ----------------------------------------------------------------------------------------
 
 
-def _cards(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
 def _money(amount: Decimal | None) -> str | None:
     return None if amount is None else f"{amount:.2f}"
-
-
-def _parse(texts: Iterable[str]) -> tuple[Card, ...]:
-    return tuple(parse_card(text) for text in texts)
 
 
 def _odds(paytable: Iterable[tuple[str, Fraction]]) -> list[list[Any]]:
@@ -561,23 +536,23 @@ def result_json(result: BoxResult) -> dict[str, Any]:
 
 def to_json(state: RoundState) -> dict[str, Any]:
     return {
-        "deck": _cards(state.deck),
+        "deck": cards_to_json(state.deck),
         "dealt": state.dealt,
         "boxes": [
             {
                 "number": box.number,
                 "base_ante": _money(box.base_ante),
                 "bonus": _money(box.bonus),
-                "initial_cards": _cards(box.initial_cards),
-                "cards": _cards(box.cards),
+                "initial_cards": cards_to_json(box.initial_cards),
+                "cards": cards_to_json(box.cards),
                 "exchanges": box.exchanges,
                 "status": box.status.value,
             }
             for box in state.boxes
         ],
-        "dealer_initial": _cards(state.dealer_initial),
-        "dealer_discarded": _cards(state.dealer_discarded),
-        "dealer_final": _cards(state.dealer_final),
+        "dealer_initial": cards_to_json(state.dealer_initial),
+        "dealer_discarded": cards_to_json(state.dealer_discarded),
+        "dealer_final": cards_to_json(state.dealer_final),
         "bet_paytable": _odds(state.bet_paytable),
         "bonus_paytable": _odds(state.bonus_paytable),
         "results": [result_json(result) for result in state.results],
@@ -590,23 +565,23 @@ def from_json(data: Mapping[str, Any]) -> RoundState:
         return None if text is None else Decimal(text)
 
     return RoundState(
-        deck=_parse(data["deck"]),
+        deck=cards_from_json(data["deck"]),
         dealt=data["dealt"],
         boxes=tuple(
             Box(
                 number=box["number"],
                 base_ante=Decimal(box["base_ante"]),
                 bonus=money(box["bonus"]),
-                initial_cards=_parse(box["initial_cards"]),
-                cards=_parse(box["cards"]),
+                initial_cards=cards_from_json(box["initial_cards"]),
+                cards=cards_from_json(box["cards"]),
                 exchanges=box["exchanges"],
                 status=BoxStatus(box["status"]),
             )
             for box in data["boxes"]
         ),
-        dealer_initial=_parse(data["dealer_initial"]),
-        dealer_discarded=_parse(data["dealer_discarded"]),
-        dealer_final=_parse(data["dealer_final"]),
+        dealer_initial=cards_from_json(data["dealer_initial"]),
+        dealer_discarded=cards_from_json(data["dealer_discarded"]),
+        dealer_final=cards_from_json(data["dealer_final"]),
         bet_paytable=tuple((line, Fraction(n, d)) for line, n, d in data["bet_paytable"]),
         bonus_paytable=tuple((line, Fraction(n, d)) for line, n, d in data["bonus_paytable"]),
         results=tuple(

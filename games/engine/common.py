@@ -1,0 +1,36 @@
+"""What every game engine shares: the rule-violation error, hand-history events and the card
+notation used in their JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.cards import Card, parse_card
+
+
+class RuleViolation(ValueError):
+    """An action the rules do not allow; ``field`` and ``rule`` say which and why."""
+
+    def __init__(self, message: str, *, field: str, rule: str) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.message = message
+        self.field = field
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the hand history: a kind and its facts (JSON-ready)."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def cards_to_json(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def cards_from_json(texts: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(text) for text in texts)

@@ -1,0 +1,387 @@
+"""Hand histories in the PHH format (github.com/uoftcprg/phh-std) for seven-card stud, variant
+``F7S``: read (``loads``, with the standard library's ``tomllib``), write (``dumps``), record a
+hand the stud engine played (``record``) and replay a history through the engine (``replay``).
+
+PHH actions, as PokerKit writes them: ``d dh pN cards`` deals cards to player N (on third street
+two down cards then the door card, later one card), ``d db card`` the common card (ST-9),
+``pN pb`` the bring-in, ``pN cbr X`` complete, bet or raise to X (the player's total this
+street), ``pN cc`` check or call, ``pN f`` fold, ``pN sm cards`` show, ``pN sm`` muck; text
+after `` # `` is a comment. Player N is seat N - 1, clockwise from the dealer's left.
+
+PHH does not record burn cards; a replay burns cards the history never shows. TOML is written by
+hand (the small subset PHH uses: strings, integers, booleans, decimals, dates and times, arrays
+and inline tables), as no TOML writer is among the project's dependencies.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from games.engine import stud
+from games.engine.betting import AGGRESSIVE, Action, ActionKind
+from games.engine.cards import Card, parse_card
+from games.engine.common import Event, RuleViolation
+from games.engine.dealer import STANDARD_DECK, Deck
+from games.engine.stud import StudState, StudTable
+
+VARIANT = "F7S"
+REQUIRED_FIELDS = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+            "\r": "\\r"}  # fmt: skip
+_PLAYER = re.compile(r"p([1-9][0-9]*)")
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """One F7S hand: the game's fields, its actions, and any other fields as read (``extra``,
+    written back unchanged)."""
+
+    antes: tuple[int, ...]
+    bring_in: int
+    small_bet: int
+    big_bet: int
+    starting_stacks: tuple[int, ...]
+    actions: tuple[str, ...]
+    finishing_stacks: tuple[int, ...] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    variant: str = VARIANT
+
+
+# Reading and writing -------------------------------------------------------------------------
+
+
+def loads(text: str) -> HandHistory:
+    """Parse PHH text; ValueError if it is not TOML or not a complete F7S hand."""
+    data = tomllib.loads(text)
+    missing = [name for name in (*REQUIRED_FIELDS, "actions") if name not in data]
+    if missing:
+        raise ValueError(f"the hand history lacks {', '.join(missing)}")
+    if data["variant"] != VARIANT:
+        raise ValueError(f"variant {data['variant']!r} is not {VARIANT} (seven-card stud)")
+    finishing = data.get("finishing_stacks")
+    known = {*REQUIRED_FIELDS, "actions", "finishing_stacks"}
+    return HandHistory(
+        antes=_amounts(data["antes"], "antes"),
+        bring_in=_amount(data["bring_in"], "bring_in"),
+        small_bet=_amount(data["small_bet"], "small_bet"),
+        big_bet=_amount(data["big_bet"], "big_bet"),
+        starting_stacks=_amounts(data["starting_stacks"], "starting_stacks"),
+        actions=tuple(_text(action, "actions") for action in data["actions"]),
+        finishing_stacks=None if finishing is None else _amounts(finishing, "finishing_stacks"),
+        extra={key: value for key, value in data.items() if key not in known},
+    )
+
+
+def dumps(hand: HandHistory) -> str:
+    """The hand as PHH text: the game's fields first, in PokerKit's order, then the others."""
+    fields: dict[str, Any] = {
+        "variant": hand.variant,
+        **{key: value for key, value in hand.extra.items() if key == "ante_trimming_status"},
+        "antes": list(hand.antes),
+        "bring_in": hand.bring_in,
+        "small_bet": hand.small_bet,
+        "big_bet": hand.big_bet,
+        "starting_stacks": list(hand.starting_stacks),
+        "actions": list(hand.actions),
+        **{key: value for key, value in hand.extra.items() if key != "ante_trimming_status"},
+    }
+    if hand.finishing_stacks is not None:
+        fields["finishing_stacks"] = list(hand.finishing_stacks)
+    return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in fields.items())
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, float | Decimal):
+        if not math.isfinite(value):
+            raise ValueError(f"cannot write {value} in a hand history")
+        return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, datetime.date | datetime.time):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, Sequence):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, Mapping):
+        pairs = (f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    raise ValueError(f"cannot write {value!r} in a hand history")
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: quote, backslash and control characters escaped."""
+    escaped = "".join(
+        _ESCAPES.get(char)
+        or (f"\\u{ord(char):04X}" if ord(char) < 0x20 or ord(char) == 0x7F else char)
+        for char in text
+    )
+    return f'"{escaped}"'
+
+
+def _amount(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be whole minor units, got {value!r}")
+    return value
+
+
+def _amounts(values: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(values, list):
+        raise ValueError(f"{name} must be a list of whole minor units, got {values!r}")
+    return tuple(_amount(value, name) for value in values)
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be text, got {value!r}")
+    return value
+
+
+# Recording an engine hand --------------------------------------------------------------------
+
+
+def record(state: StudState, events: Iterable[Event]) -> HandHistory:
+    """The PHH of a hand the engine played: ``state`` is any state of the hand (its table and
+    starting stacks are used), ``events`` every event from ``start_hand`` on."""
+    actions: list[str] = []
+    for event in events:
+        data = event.data
+        player = f"p{data['seat'] + 1}" if "seat" in data else ""
+        if event.kind == "deal":
+            by_seat: dict[int, str] = {}
+            for dealt in data["cards"]:
+                by_seat[dealt["seat"]] = by_seat.get(dealt["seat"], "") + dealt["card"]
+            actions += [f"d dh p{seat + 1} {cards}" for seat, cards in by_seat.items()]
+        elif event.kind == "common_card":
+            actions.append(f"d db {data['card']}")
+        elif event.kind == ActionKind.BRING_IN:
+            actions.append(f"{player} pb")
+        elif event.kind in AGGRESSIVE:
+            actions.append(f"{player} cbr {data['amount']}")
+        elif event.kind in (ActionKind.CHECK, ActionKind.CALL):
+            actions.append(f"{player} cc")
+        elif event.kind == ActionKind.FOLD:
+            actions.append(f"{player} f")
+        elif event.kind == ActionKind.SHOW:
+            actions.append(f"{player} sm {''.join(data['cards'])}")
+        elif event.kind == ActionKind.MUCK:
+            actions.append(f"{player} sm")
+    table = state.table
+    return HandHistory(
+        antes=(table.ante,) * len(state.starting_stacks),
+        bring_in=table.bring_in,
+        small_bet=table.small_bet,
+        big_bet=table.big_bet,
+        starting_stacks=state.starting_stacks,
+        actions=tuple(actions),
+        finishing_stacks=state.finishing_stacks,
+        extra={"ante_trimming_status": False},
+    )
+
+
+# Replaying a history through the engine -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    state: StudState
+    events: tuple[Event, ...]
+
+    @property
+    def finishing_stacks(self) -> tuple[int, ...]:
+        stacks = self.state.finishing_stacks
+        if stacks is None:
+            raise ValueError("the hand history ends before the hand is over")
+        return stacks
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One parsed action: ``seat`` acts (None: the dealer, "d"), ``verb`` and ``args`` are the
+    words that follow; a dealing step deals to ``receiver`` (None: the common card)."""
+
+    seat: int | None
+    verb: str
+    args: tuple[str, ...]
+    text: str
+    receiver: int | None = None
+
+
+def replay(hand: HandHistory) -> Replay:
+    """Play the history through the stud engine with the cards it records; RuleViolation (with
+    the rule) at the first action the rules do not allow, ValueError if the history is
+    malformed or its cards are not the ones the engine deals."""
+    if len(set(hand.antes)) != 1 or len(hand.antes) != len(hand.starting_stacks):
+        raise RuleViolation("the table has one ante for every player", field="antes", rule="ST-1")
+    table = StudTable(hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet)
+    steps = [_parse(text, len(hand.starting_stacks)) for text in hand.actions]
+    deck = _recorded_deck(steps, len(hand.starting_stacks))
+    state, events = stud.start_hand(table, hand.starting_stacks, deck)
+    history = list(events)
+    undealt = _Dealt()
+    undealt.add(events)
+    for step in steps:
+        seat = step.seat
+        if seat is None:
+            undealt.match(step, state)
+            continue
+        if step.verb != "sm" and undealt.pending():
+            raise RuleViolation(
+                f"{step.text!r}: the rules deal {undealt.pending()} first",
+                field="actions",
+                rule=_dealing_rule(state),
+            )
+        state, events = stud.apply(state, _action(state, seat, step))
+        history += events
+        undealt.add(events)
+    return Replay(state, tuple(history))
+
+
+def _parse(text: str, players: int) -> _Step:
+    words = text.split()
+    if "#" in words:  # a comment follows
+        words = words[: words.index("#")]
+    if len(words) == 4 and words[:2] == ["d", "dh"]:
+        return _Step(None, "dh", (words[3],), text, _seat(words[2], players, text))
+    if len(words) == 3 and words[:2] == ["d", "db"]:
+        return _Step(None, "db", (words[2],), text)
+    if len(words) < 2:
+        raise ValueError(f"cannot read the action {text!r}")
+    return _Step(_seat(words[0], players, text), words[1], tuple(words[2:]), text)
+
+
+def _seat(label: str, players: int, text: str) -> int:
+    match = _PLAYER.fullmatch(label)
+    if match is None or not 1 <= int(match[1]) <= players:
+        raise ValueError(f"cannot read the action {text!r}: no player {label!r}")
+    return int(match[1]) - 1
+
+
+def _cards(text: str, action: str) -> tuple[Card, ...]:
+    if "?" in text:
+        raise ValueError(f"{action!r}: a replay needs every card, not unknown ones")
+    try:
+        return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+    except ValueError as error:
+        raise ValueError(f"{action!r}: {error}") from None
+
+
+def _recorded_deck(steps: Sequence[_Step], players: int) -> Deck:
+    """A stacked deck that deals what the history records, in the engine's order: third street
+    round by round (ST-2), then per street a burn and a card to each player in seat order
+    (ST-4); a street the deck cannot cover comes from the ST-9 reshuffle."""
+    streets: list[dict[int | None, tuple[Card, ...]]] = [{}]
+    for step in steps:
+        if step.seat is not None:
+            continue
+        if step.receiver is None:
+            streets.append({None: _cards(step.args[0], step.text)})
+            continue
+        current = streets[-1]
+        seat = step.receiver
+        if seat in current or None in current or (len(streets) == 1 and len(current) == players):
+            streets.append(current := {})
+        current[seat] = _cards(step.args[0], step.text)
+    third, later = streets[0], streets[1:]
+    if set(third) != set(range(players)) or any(len(c) != 3 for c in third.values()):
+        raise ValueError("third street deals three cards to every player (ST-2)")
+    order = [third[seat][n] for n in range(3) for seat in range(players)]
+    # Whether the deck covers a street depends only on counts: a burn, then a card each.
+    plan: list[tuple[tuple[Card, ...], bool]] = []
+    size = len(order)
+    for number, street in enumerate(later):
+        cards = tuple(c for _, dealt in sorted(street.items(), key=_seat_order) for c in dealt)
+        covered = None not in street and len(STANDARD_DECK) - size - 1 >= len(cards)
+        if not covered and number != len(later) - 1:
+            raise ValueError("the deck runs out before seventh street")
+        plan.append((cards, covered))
+        size += 1 + (len(cards) if covered else 0)
+    placed = set(order).union(*(cards for cards, covered in plan if covered))
+    recorded = placed.union(*(cards for cards, _ in plan))
+    # Burns are cards the history never shows, else cards only the reshuffle deals.
+    burns = iter(sorted((c for c in STANDARD_DECK if c not in placed), key=lambda c: c in recorded))
+    for cards, covered in plan:
+        order += [next(burns), *(cards if covered else ())]
+    if len(set(order)) != len(order):
+        raise ValueError("the hand history deals a card twice")
+    reshuffle_tops = [cards for cards, covered in plan if not covered]
+    return Deck.stacked(order, reshuffle_tops)
+
+
+def _seat_order(item: tuple[int | None, tuple[Card, ...]]) -> int:
+    return -1 if item[0] is None else item[0]
+
+
+class _Dealt:
+    """Cards the engine dealt that the history has not yet recorded, in dealing order."""
+
+    def __init__(self) -> None:
+        self._cards: dict[int | None, list[Card]] = {}
+
+    def add(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if event.kind == "deal":
+                for dealt in event.data["cards"]:
+                    self._cards.setdefault(dealt["seat"], []).append(parse_card(dealt["card"]))
+            elif event.kind == "common_card":
+                self._cards.setdefault(None, []).append(parse_card(event.data["card"]))
+
+    def pending(self) -> str:
+        return " ".join(
+            f"{'board' if seat is None else f'p{seat + 1}'} {''.join(map(str, cards))}"
+            for seat, cards in self._cards.items()
+            if cards
+        )
+
+    def match(self, step: _Step, state: StudState) -> None:
+        cards = list(_cards(step.args[0], step.text))
+        waiting = self._cards.get(step.receiver, [])
+        if waiting[: len(cards)] != cards:
+            raise RuleViolation(
+                f"{step.text!r}: the rules deal {''.join(map(str, waiting)) or 'nothing'} there",
+                field="actions",
+                rule=_dealing_rule(state),
+            )
+        del waiting[: len(cards)]
+
+
+def _dealing_rule(state: StudState) -> str:
+    return "ST-2" if state.street == stud.Street.THIRD else "ST-4"
+
+
+def _action(state: StudState, seat: int, step: _Step) -> Action:
+    legal = {option.kind for option in stud.legal_actions(state)}
+    if step.verb == "pb":
+        return Action(seat, ActionKind.BRING_IN)
+    if step.verb == "cbr" and len(step.args) == 1:
+        kind = next((k for k in (ActionKind.COMPLETE, ActionKind.BET) if k in legal), None)
+        return Action(seat, kind or ActionKind.RAISE, int(step.args[0]))
+    if step.verb == "cc":
+        return Action(seat, ActionKind.CHECK if ActionKind.CHECK in legal else ActionKind.CALL)
+    if step.verb == "f":
+        return Action(seat, ActionKind.FOLD)
+    if step.verb == "sm" and not step.args:
+        return Action(seat, ActionKind.MUCK)
+    if step.verb == "sm":
+        if step.args != ("-",) and set(_cards(step.args[0], step.text)) != set(
+            state.hands[seat].cards
+        ):
+            raise RuleViolation(
+                f"{step.text!r}: those are not the player's cards", field="actions", rule="ST-10"
+            )
+        return Action(seat, ActionKind.SHOW)
+    raise ValueError(f"cannot read the action {step.text!r}")

@@ -1,0 +1,239 @@
+"""PHH hand histories for seven-card stud (F7S): the 13 WSOP 2023 Event #43 hands replay through
+the engine to their recorded finishing stacks; reading and writing round-trip; illegal actions
+are refused with the rule; hands the engine plays are recorded and replay identically."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pokerkit
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from games.engine import phh
+from games.engine.common import RuleViolation
+from games.engine.dealer import Deck
+from games.engine.phh import HandHistory
+from games.engine.stud import start_hand
+from tests.engine.stud_play import TABLE, passive, random_hand
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+WSOP = "wsop-2023-43-f7s"
+WSOP_HANDS = [
+    "wsop-2023-43-day5-5_00_22_43.phh",
+    "wsop-2023-43-day5-6_00_25_05.phh",
+    "wsop-2023-43-day5-7_00_29_03.phh",
+    "wsop-2023-43-day5-8_00_30_52.phh",
+    "wsop-2023-43-day5-9_00_32_02.phh",
+    "wsop-2023-43-day5-10_00_34_43.phh",
+    "wsop-2023-43-day5-11_00_35_59.phh",
+    "wsop-2023-43-day5-69_03_05_55.phh",
+    "wsop-2023-43-day5-71_03_11_08.phh",
+    "wsop-2023-43-day5-72_03_12_55.phh",
+    "wsop-2023-43-day5-73_03_14_40.phh",
+    "wsop-2023-43-day5-74_03_17_31.phh",
+    "wsop-2023-43-day5-75_03_19_14.phh",
+]
+
+
+def phh_dir() -> Path:
+    """The shared PHH vectors: ``shared/phh`` next to the repository, or ``$PHH_DIR``. Missing
+    vectors fail the test: they are the only real hands the engine is checked against."""
+    root = Path(os.environ.get("PHH_DIR") or REPO_ROOT.parent / "shared" / "phh")
+    if not (root / WSOP).is_dir():
+        pytest.fail(
+            f"PHH test vectors not found at {root / WSOP}: put the shared 'phh' folder next to "
+            "the repository or point PHH_DIR at it"
+        )
+    return root
+
+
+def wsop_text(name: str) -> str:
+    return (phh_dir() / WSOP / name).read_text(encoding="utf-8")
+
+
+def test_all_wsop_hands_are_listed():
+    assert sorted(path.name for path in (phh_dir() / WSOP).glob("*.phh")) == sorted(WSOP_HANDS)
+
+
+@pytest.mark.parametrize("name", WSOP_HANDS)
+def test_wsop_hand_replays_to_its_finishing_stacks(name):
+    """No hand disagrees with RULES.md: none reaches the ST-8 cap, bets big on fourth street
+    (ST-5) or needs ST-9. PokerKit, which wrote the files, agrees on every stack."""
+    hand = phh.loads(wsop_text(name))
+    result = phh.replay(hand)
+    assert result.finishing_stacks == hand.finishing_stacks
+    history = pokerkit.HandHistory.loads(wsop_text(name))
+    *_, final = history
+    assert tuple(final.stacks) == result.finishing_stacks
+
+
+def test_wsop_showdown_follows_st10():
+    """Hand 11: both check the river; p1 acted first (Th showing), so shows first (ST-10), and
+    p2, beaten, mucks."""
+    result = phh.replay(phh.loads(wsop_text("wsop-2023-43-day5-11_00_35_59.phh")))
+    showdown = [e for e in result.events if e.kind in ("showdown", "show", "muck")]
+    assert [(e.kind, e.data.get("seat")) for e in showdown] == [
+        ("showdown", None),
+        ("show", 0),
+        ("muck", 1),
+    ]
+    assert showdown[1].data["hand"] == "Two pair, Tens and Sixes"
+
+
+@pytest.mark.parametrize("name", WSOP_HANDS)
+def test_wsop_hand_round_trips_through_text(name):
+    text = wsop_text(name)
+    hand = phh.loads(text)
+    written = phh.dumps(hand)
+    assert phh.loads(written) == hand
+    assert tomllib.loads(written) == tomllib.loads(text)
+
+
+# Illegal actions ----------------------------------------------------------------------------------
+
+
+def edited(name: str, old: str, new: str) -> HandHistory:
+    hand = phh.loads(wsop_text(name))
+    assert old in hand.actions
+    actions = tuple(new if action == old else action for action in hand.actions)
+    return replace(hand, actions=tuple(a for a in actions if a))
+
+
+HAND_11 = "wsop-2023-43-day5-11_00_35_59.phh"
+
+
+def test_replay_refuses_a_fifth_bet_with_four_players_in():
+    """ST-8: completion, 400,000, 600,000, 800,000 is the cap; a raise to 1,000,000 is refused."""
+    hand = edited(HAND_11, "p3 f", "p3 cbr 800000")
+    hand = replace(
+        hand, actions=tuple("p4 cbr 1000000" if a == "p4 f" else a for a in hand.actions)
+    )
+    with pytest.raises(RuleViolation, match="cap") as refused:
+        phh.replay(hand)
+    assert refused.value.rule == "ST-8"
+
+
+def test_replay_refuses_acting_out_of_turn():
+    hand = edited(HAND_11, "p3 cbr 200000", "")
+    with pytest.raises(RuleViolation, match="seat 2 acts now, not seat 3") as refused:
+        phh.replay(hand)
+    assert refused.value.rule == "ST-3"
+
+
+def test_replay_refuses_a_big_bet_on_fourth_street_without_an_open_pair():
+    hand = edited(HAND_11, "p2 cbr 200000", "p2 cbr 400000")
+    with pytest.raises(RuleViolation, match="bet to 400000 is not allowed") as refused:
+        phh.replay(hand)
+    assert refused.value.rule == "ST-1"
+
+
+def test_replay_refuses_a_completion_to_more_than_the_small_bet():
+    hand = edited(HAND_11, "p3 cbr 200000", "p3 cbr 300000")
+    with pytest.raises(RuleViolation, match="ST-3"):
+        phh.replay(hand)
+
+
+def test_replay_refuses_showing_other_cards():
+    hand = edited(HAND_11, "p1 sm QhTcTh6cKcAh6d", "p1 sm QhTcTh6cKcAhAs")
+    with pytest.raises(RuleViolation, match="not the player's cards") as refused:
+        phh.replay(hand)
+    assert refused.value.rule == "ST-10"
+
+
+def test_replay_refuses_dealing_to_a_player_who_folded():
+    hand = edited(HAND_11, "d dh p2 4h", "d dh p3 4h")
+    with pytest.raises(RuleViolation, match="ST-4"):
+        phh.replay(hand)
+
+
+def test_replay_needs_every_card_and_one_ante():
+    hand = edited(HAND_11, "d dh p1 QhTcTh", "d dh p1 ????Th")
+    with pytest.raises(ValueError, match="every card"):
+        phh.replay(hand)
+    hand = phh.loads(wsop_text(HAND_11))
+    with pytest.raises(RuleViolation, match="one ante") as refused:
+        phh.replay(replace(hand, antes=(50000, 50000, 50000, 50000, 25000)))
+    assert refused.value.rule == "ST-1"
+
+
+def test_loads_refuses_other_variants_and_gaps():
+    text = wsop_text(HAND_11)
+    with pytest.raises(ValueError, match="F7S"):
+        phh.loads(text.replace("'F7S'", "'NT'"))
+    with pytest.raises(ValueError, match="lacks bring_in"):
+        phh.loads("\n".join(line for line in text.splitlines() if "bring_in" not in line))
+    with pytest.raises(ValueError, match="whole minor units"):
+        phh.loads(text.replace("small_bet = 200000", "small_bet = 200000.5"))
+
+
+# Writing ------------------------------------------------------------------------------------------
+
+
+def test_dumps_escapes_strings_and_writes_other_fields():
+    hand = HandHistory(
+        antes=(5, 5),
+        bring_in=10,
+        small_bet=20,
+        big_bet=40,
+        starting_stacks=(1000, 1000),
+        actions=('d dh p1 AsKsQs # the "nuts" \\ so far',),
+        finishing_stacks=(1000, 1000),
+        extra={
+            "event": 'Quote " backslash \\ newline \n tab \t bell \x07 del \x7f É',
+            "players": ["Ann", "Bo b"],
+            "ante_trimming_status": False,
+            "time": datetime.time(12, 30),
+            "day": 5,
+            "seat map": {"first seat": 1},
+        },
+    )
+    text = phh.dumps(hand)
+    assert text.splitlines()[:2] == ['variant = "F7S"', "ante_trimming_status = false"]
+    assert '"seat map" = {"first seat" = 1}' in text
+    assert "\\u0007" in text
+    assert phh.loads(text) == hand
+
+
+# Recording engine hands ---------------------------------------------------------------------------
+
+
+def comparable(events):
+    """Events without deck positions and burns, which a replay's deck does not share."""
+    skipped = {"burn", "reshuffle"}
+    kept = []
+    for event in events:
+        if event.kind in skipped:
+            continue
+        data = {k: v for k, v in event.data.items() if k not in ("shuffle", "positions")}
+        if event.kind == "deal":
+            data["cards"] = [{k: c[k] for k in ("seat", "card", "face")} for c in data["cards"]]
+        kept.append((event.kind, data))
+    return kept
+
+
+def test_a_common_card_hand_is_recorded_and_replayed():
+    """ST-9's common card is written as a board card (``d db``) and replayed from it."""
+    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([]))
+    state, played = passive(state)
+    events += played
+    hand = phh.record(state, events)
+    assert f"d db {state.common}" in hand.actions
+    result = phh.replay(phh.loads(phh.dumps(hand)))
+    assert result.state.common == state.common
+    assert result.finishing_stacks == state.finishing_stacks
+    assert comparable(result.events) == comparable(events)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_hand())
+def test_engine_hands_record_and_replay(hand):
+    state, events, _ = hand
+    recorded = phh.record(state, events)
+    result = phh.replay(phh.loads(phh.dumps(recorded)))
+    assert result.finishing_stacks == state.finishing_stacks == recorded.finishing_stacks
+    assert comparable(result.events) == comparable(events)

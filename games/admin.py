@@ -17,7 +17,7 @@ from casino.permissions import acting_user
 from payouts.services import ChangeRefused
 
 from .limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
-from .models import Table, TableLimits, TableStatus
+from .models import BoxSettlement, Round, RoundEvent, RoundStatus, Table, TableLimits, TableStatus
 from .services import tables as services
 
 
@@ -200,6 +200,89 @@ class TableLimitsAdmin(admin.ModelAdmin):
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.approve_tablelimits")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class RoundEventInline(admin.TabularInline):
+    model = RoundEvent
+    fields = ("sequence", "kind", "data", "actor", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class BoxSettlementInline(admin.TabularInline):
+    model = BoxSettlement
+    fields = (
+        "box", "status", "initial_cards", "final_cards", "hand", "bet_line", "bonus_line",
+        "ante_staked", "bet_staked", "bonus_staked", "total_result",
+    )  # fmt: skip
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    """Rounds with their hand history; seeds and cards of unfinished rounds stay hidden."""
+
+    list_display = ("__str__", "player", "status", "created_at", "settled_at")
+    list_filter = ("status", "table__game", "table")
+    search_fields = ("player__username", "commitment")
+    list_select_related = ("table", "player")
+    inlines = (BoxSettlementInline, RoundEventInline)
+
+    def get_fields(self, request: HttpRequest, obj: Round | None = None) -> tuple[str, ...]:
+        public = ("table", "nonce", "player", "status", "commitment", "client_seed", "created_at")
+        if obj is not None and obj.status != RoundStatus.DECIDING:
+            return (*public, "server_seed", "settled_at", "void_reason")
+        return public
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Round | None = None
+    ) -> tuple[str, ...]:
+        return self.get_fields(request, obj)
+
+    def get_inlines(self, request: HttpRequest, obj: Round | None) -> tuple[type, ...]:
+        # The history of an unfinished round shows its cards: only once it is over.
+        return self.inlines if obj is not None and obj.status != RoundStatus.DECIDING else ()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(BoxSettlement)
+class BoxSettlementAdmin(admin.ModelAdmin):
+    """Every settled joker draw box: the payouts auditors review."""
+
+    list_display = (
+        "round", "box", "player", "table", "category", "bet_line", "ante_staked", "bet_staked",
+        "bonus_staked", "total_result", "settled_at",
+    )  # fmt: skip
+    list_filter = ("table", "category", "bet_line", "bonus_line", "currency")
+    search_fields = ("player__username",)
+    date_hierarchy = "settled_at"
+    list_select_related = ("round__table", "player", "table")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -121,6 +121,13 @@ class RoundStatus(models.TextChoices):
     VOIDED = "voided", "Voided"
 
 
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="finished_rounds_are_frozen",
+        operation=pgtrigger.Update | pgtrigger.Delete,
+        condition=pgtrigger.Q(old__status="settled") | pgtrigger.Q(old__status="voided"),
+    ),
+)
 class Round(models.Model):
     """One round (or hand) at a table, with its shuffle commitment and engine state (FS-2).
 

@@ -333,3 +333,23 @@ def test_replay_round_command(funded_player, joker_table, capsys):
         .get(f"{ROUNDS}{body['id']}/")
         .json()["boxes"][0]["result"]["total"]
     )
+
+
+def test_the_admin_shows_seed_and_history_only_once_a_round_is_over(
+    funded_player, auditor, joker_table
+):
+    from django.test import Client
+
+    client = api_client(funded_player)
+    body = open_round(client, joker_table, [{"box": 1, "ante": "0.30"}]).json()
+    round_ = Round.objects.get(pk=body["id"])
+    staff = Client()
+    staff.force_login(auditor)
+    page = staff.get(f"/admin/games/round/{round_.pk}/change/")
+    assert page.status_code == 200
+    assert round_.server_seed.encode() not in page.content
+    assert b"round_opened" not in page.content  # the hand history holds the cards
+    act(client, body["id"], "f", box=1, action="fold")
+    page = staff.get(f"/admin/games/round/{round_.pk}/change/")
+    assert round_.server_seed.encode() in page.content
+    assert b"dealer_reveal" in page.content

@@ -94,5 +94,6 @@ class JokerDrawRoundActions(APIView):
             box=data["box"],
             action=data["action"],
             cards=data["cards"],
+            fold_overdue_first=False,  # done by post(), outside this transaction
         )
         return Response(round_json(round_, request.user))

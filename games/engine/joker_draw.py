@@ -198,7 +198,14 @@ def start_round(
             {
                 "boxes": {str(box.number): cards_to_json(box.cards) for box in boxes},
                 "dealer": cards_to_json(state.dealer_initial),
-                "positions": {"first": 0, "last": state.dealt - 1},
+                # Deck positions of every card, seat by seat, for auditors (JD-3).
+                "positions": {
+                    **{
+                        str(box.number): [round_ * seats + seat for round_ in range(HAND_SIZE)]
+                        for seat, box in enumerate(boxes)
+                    },
+                    "dealer": [round_ * seats + seats - 1 for round_ in range(HAND_SIZE)],
+                },
             },
         )
     ]

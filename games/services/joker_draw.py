@@ -135,14 +135,23 @@ def open_round(
     return round_
 
 
-def act(*, player: User, round_id: int, box: int, action: str, cards: Sequence[str] = ()) -> Round:
+def act(
+    *,
+    player: User,
+    round_id: int,
+    box: int,
+    action: str,
+    cards: Sequence[str] = (),
+    fold_overdue_first: bool = True,
+) -> Round:
     """Apply one box decision (JD-4..JD-7); settles and pays when the last box closes.
 
     An overdue box is folded first, in a transaction of its own, so the fold stands even when
-    the late decision is then refused. (Callers inside an outer transaction, such as an
-    idempotent request, call `expire_decision` before entering it.)
+    the late decision is then refused. Callers inside an outer transaction (an idempotent
+    request) call `expire_decision` before entering it and pass `fold_overdue_first=False`.
     """
-    expire_decision(round_id)
+    if fold_overdue_first:
+        expire_decision(round_id)
     with transaction.atomic():
         round_ = _locked_round(round_id, player)
         if round_.status != RoundStatus.DECIDING:

@@ -85,6 +85,11 @@ def test_deal_is_one_card_at_a_time_boxes_in_order_then_the_dealer():
     assert state.dealer_initial == tuple(deck[i] for i in (2, 5, 8, 11, 14))
     assert state.dealt == 15
     assert events[0].kind == "dealt"
+    assert events[0].data["positions"] == {
+        "1": [0, 3, 6, 9, 12],
+        "2": [1, 4, 7, 10, 13],
+        "dealer": [2, 5, 8, 11, 14],
+    }
     assert state.to_act is state.boxes[0]
 
 

@@ -2,8 +2,8 @@
 
 The first successful response to a key is stored in the same database transaction as the
 money it moved. A retry with the same key and body gets that response again and moves
-nothing; the same key with another body is refused with 409. Concurrent retries are
-serialised by a transaction-scoped advisory lock on the key, so exactly one of them runs.
+nothing; the same key with another body is refused with 409. Concurrent retries queue on the
+key's unique index, so exactly one of them runs.
 A request that fails changes nothing and stores nothing, so it may be retried with its key.
 """
 
@@ -45,6 +45,13 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(material.encode()).hexdigest()
 
 
+_CLAIM = (
+    "INSERT INTO payouts_idempotentrequest "
+    "(user_id, key, fingerprint, status_code, response_body, created_at) "
+    "VALUES (%s, %s, %s, 0, '', now()) ON CONFLICT (user_id, key) DO NOTHING RETURNING id"
+)
+
+
 def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpResponse]:
     @wraps(view_method)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -58,13 +65,13 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
             raise ValidationError({HEADER: [message]})
         fingerprint = _fingerprint(request)
         with transaction.atomic():
+            # Claim the key first. A concurrent request with the same key waits here on the
+            # unique index until this one commits (then replays) or rolls back (then runs).
             with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                    [f"{user.pk}:{key}"],
-                )
-            earlier = IdempotentRequest.objects.filter(user=user, key=key).first()
-            if earlier is not None:
+                cursor.execute(_CLAIM, [user.pk, key, fingerprint])
+                claimed = cursor.fetchone()
+            if claimed is None:
+                earlier = IdempotentRequest.objects.get(user=user, key=key)
                 if earlier.fingerprint != fingerprint:
                     raise IdempotencyKeyReused
                 return HttpResponse(
@@ -75,14 +82,11 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
                 )
             response = view_method(view, request, *args, **kwargs)
             if not status.is_success(response.status_code):
+                transaction.set_rollback(True)  # a refusal stores nothing: the key stays free
                 return response
             body = JSONRenderer().render(response.data).decode()
-            IdempotentRequest.objects.create(
-                user=user,
-                key=key,
-                fingerprint=fingerprint,
-                status_code=response.status_code,
-                response_body=body,
+            IdempotentRequest.objects.filter(pk=claimed[0]).update(
+                status_code=response.status_code, response_body=body
             )
         return HttpResponse(body, status=response.status_code, content_type="application/json")
 

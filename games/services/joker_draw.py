@@ -42,14 +42,11 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class RoundRefused(Exception):
-    """A request the game refuses; `field` and `rule` say what and why (a 4xx for the API)."""
+class RoundRefused(RuleViolation):
+    """A request the game refuses: the rule broken, and the HTTP status the API answers with."""
 
     def __init__(self, message: str, *, field: str, rule: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.rule = rule
+        super().__init__(message, field=field, rule=rule)
         self.status = status
 
 

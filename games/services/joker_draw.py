@@ -66,20 +66,13 @@ def open_round(
     """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3)."""
     limits = _playable_limits(table)
     stakes = _checked_stakes(limits, boxes)
-    if Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING).exists():
-        raise RoundRefused(
-            "Finish your round at this table before starting another.",
-            field="table",
-            rule="JD-4",
-            status=409,
-        )
     bet_version, bonus_version = _approved_versions(limits)
     bet_odds, bonus_odds = bet_version.odds(), bonus_version.odds()
     server_seed = fairness.new_server_seed()
     client_seed = client_seed or fairness.new_server_seed()[:16]
     with transaction.atomic():
-        # The table lock makes nonces gapless and unique (FS-2); it is taken late and held
-        # for a few statements only.
+        # The table lock makes nonces gapless and unique (FS-2) and keeps a player to one
+        # unfinished round here; it is taken late and held for a few statements only.
         status = (
             Table.objects.select_for_update(no_key=True)
             .filter(pk=table.pk)
@@ -88,6 +81,13 @@ def open_round(
         )
         if status != (TableStatus.OPEN,):
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
+        if Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING).exists():
+            raise RoundRefused(
+                "Finish your round at this table before starting another.",
+                field="table",
+                rule="JD-4",
+                status=409,
+            )
         nonce = (Round.objects.filter(table=table).aggregate(last=Max("nonce"))["last"] or 0) + 1
         deck = fairness.deck_order(server_seed, client_seed, nonce, jokers=1)
         state, events = joker_draw.start_round(
@@ -195,6 +195,7 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
     # Approved limits of a joker draw table have every joker draw field (games.limits).
     min_ante, max_ante = cast(Decimal, limits.min_ante), cast(Decimal, limits.max_ante)
     ante_step = cast(Decimal, limits.ante_step)
+    bonus_min, bonus_max = cast(Decimal, limits.bonus_min), cast(Decimal, limits.bonus_max)
     if not boxes:
         raise RoundRefused("Play at least one box.", field="boxes", rule="JD-15")
     allowed = limits.boxes_per_round or 1
@@ -224,7 +225,6 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
                 field=f"{where}.ante",
                 rule="JD-2",
             )
-        bonus_min, bonus_max = cast(Decimal, limits.bonus_min), cast(Decimal, limits.bonus_max)
         if request.bonus is not None and not bonus_min <= request.bonus <= bonus_max:
             raise RoundRefused(
                 f"The BONUS must be from {bonus_min} to {bonus_max}.",

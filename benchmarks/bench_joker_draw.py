@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -129,7 +130,8 @@ class Client:
             "/api/v1/auth/token/", {"username": username, "password": "bench-pw"}
         )["token"]
 
-    def call(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def call(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        """POST `body` (with a fresh Idempotency-Key), or GET when there is no body."""
         connection = http.client.HTTPConnection("127.0.0.1", HTTP_PORT, timeout=30)
         self.keys += 1
         headers = {
@@ -138,7 +140,10 @@ class Client:
         }
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
-        connection.request("POST", path, json.dumps(body), headers)
+        if body is None:
+            connection.request("GET", path, headers=headers)
+        else:
+            connection.request("POST", path, json.dumps(body), headers)
         response = connection.getresponse()
         payload = json.loads(response.read())
         connection.close()
@@ -147,7 +152,45 @@ class Client:
         return payload
 
 
-def http_load(usernames: list[str]) -> tuple[float, list[float], int]:
+@dataclass(frozen=True)
+class Load:
+    per_second: float
+    latencies: list[float]
+    count: int
+
+
+def drive(clients: list[Client], step: Callable[[Client], list[float]]) -> Load:
+    """Run `step` in a loop on every client at once for HTTP_SECONDS; `step` returns the
+    latencies of the requests it made."""
+    latencies: list[float] = []
+    done = [0]
+    lock = threading.Lock()
+    stop_at = time.monotonic() + HTTP_SECONDS
+
+    def loop(client: Client) -> None:
+        while time.monotonic() < stop_at:
+            times = step(client)
+            with lock:
+                latencies.extend(times)
+                done[0] += 1
+
+    begun = time.perf_counter()
+    threads = [threading.Thread(target=loop, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return Load(done[0] / (time.perf_counter() - begun), latencies, done[0])
+
+
+def timed(call: Callable[[], Any]) -> tuple[Any, float]:
+    started = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - started
+
+
+def http_load(usernames: list[str]) -> tuple[Load, Load]:
+    """The wallet read (the framework's floor: auth, one query, JSON) and complete rounds."""
     env = {**os.environ, "DEBUG": "false"}
     server = subprocess.Popen(  # noqa: S603 - the project's own server
         [
@@ -175,38 +218,26 @@ def http_load(usernames: list[str]) -> tuple[float, list[float], int]:
                 time.sleep(0.2)
         clients = [Client(name) for name in usernames]
         table = int(os.environ["BENCH_TABLE"])
-        latencies: list[float] = []
-        rounds = [0]
-        lock = threading.Lock()
-        stop_at = time.monotonic() + HTTP_SECONDS
 
-        def play(client: Client) -> None:
-            while time.monotonic() < stop_at:
-                times = []
-                started = time.perf_counter()
-                opened = client.call(
+        def read_wallet(client: Client) -> list[float]:
+            return [timed(lambda: client.call("/api/v1/wallets/"))[1]]
+
+        def play_round(client: Client) -> list[float]:
+            opened, first = timed(
+                lambda: client.call(
                     "/api/v1/joker-draw/rounds/",
                     {"table": table, "boxes": [{"box": 1, "ante": "0.30"}]},
                 )
-                times.append(time.perf_counter() - started)
-                started = time.perf_counter()
-                client.call(
+            )
+            _, second = timed(
+                lambda: client.call(
                     f"/api/v1/joker-draw/rounds/{opened['id']}/actions/",
                     {"box": 1, "action": "bet"},
                 )
-                times.append(time.perf_counter() - started)
-                with lock:
-                    latencies.extend(times)
-                    rounds[0] += 1
+            )
+            return [first, second]
 
-        begun = time.perf_counter()
-        threads = [threading.Thread(target=play, args=(client,)) for client in clients]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - begun
-        return rounds[0] / elapsed, latencies, rounds[0]
+        return drive(clients, read_wallet), drive(clients, play_round)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -224,16 +255,24 @@ def main() -> int:
         try:
             usernames = prepare_database()
             service_rate = service_rounds_per_second(usernames[-1])
-            http_rate, latencies, rounds = http_load(usernames[:HTTP_CLIENTS])
+            wallet_reads, rounds = http_load(usernames[:HTTP_CLIENTS])
         finally:
             if started_here:
                 subprocess.run(  # noqa: S603
                     [sys.executable, str(ROOT / "scripts" / "services.py"), "stop", scratch],
                     check=False,
                 )
-    quantiles = statistics.quantiles(latencies, n=100)
+    quantiles = statistics.quantiles(rounds.latencies, n=100)
     p50, p99 = quantiles[49] * 1000, quantiles[98] * 1000
+    http_rate = rounds.per_second
     measures = [
+        Measure(
+            f"HTTP, {HTTP_CLIENTS} clients, wallet reads/s (framework floor)",
+            round(wallet_reads.per_second, 1),
+            "reads/s",
+            "",
+            "",
+        ),
         Measure(
             "service layer, rounds/s (one client, no HTTP)",
             round(service_rate, 1),
@@ -261,7 +300,7 @@ def main() -> int:
     print(f"{'measure':<{width}}  {'value':>10}  {'unit':<8}  {'target':<8}  result")
     for m in measures:
         print(f"{m.measure:<{width}}  {m.value:>10}  {m.unit:<8}  {m.target:<8}  {m.result}")
-    print(f"({rounds} rounds over HTTP in {HTTP_SECONDS:.0f} s; {SERVICE_ROUNDS} in the service)")
+    print(f"({rounds.count} rounds over HTTP in {HTTP_SECONDS:.0f} s; {SERVICE_ROUNDS} in-process)")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(
         json.dumps(

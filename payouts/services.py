@@ -234,16 +234,8 @@ def deposit(
     reference: str | None = None,
 ) -> LedgerTransaction:
     """Cash brought to the cage and credited to the player's wallet."""
-    amount = money(amount)
-    return post_transaction(
-        kind=TransactionKind.DEPOSIT,
-        postings=[
-            Posting(house_account(AccountKind.CAGE, currency), -amount),
-            Posting(wallet(player, currency), amount),
-        ],
-        reason=_required_reason(reason),
-        created_by=by,
-        reference=reference,
+    return _through_the_cage(
+        TransactionKind.DEPOSIT, player, currency, money(amount), reason, by, reference
     )
 
 
@@ -257,12 +249,25 @@ def withdraw(
     reference: str | None = None,
 ) -> LedgerTransaction:
     """Money paid out of the player's wallet at the cage; never more than the wallet holds."""
-    amount = money(amount)
+    return _through_the_cage(
+        TransactionKind.WITHDRAWAL, player, currency, -money(amount), reason, by, reference
+    )
+
+
+def _through_the_cage(
+    kind: str,
+    player: User,
+    currency: str,
+    into_wallet: Decimal,
+    reason: str,
+    by: User,
+    reference: str | None,
+) -> LedgerTransaction:
     return post_transaction(
-        kind=TransactionKind.WITHDRAWAL,
+        kind=kind,
         postings=[
-            Posting(wallet(player, currency), -amount),
-            Posting(house_account(AccountKind.CAGE, currency), amount),
+            Posting(house_account(AccountKind.CAGE, currency), -into_wallet),
+            Posting(wallet(player, currency), into_wallet),
         ],
         reason=_required_reason(reason),
         created_by=by,

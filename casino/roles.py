@@ -23,6 +23,7 @@ _AUDITED_MODELS = (
     "games.round",
     "games.roundevent",
     "games.boxsettlement",
+    "games.seat",
     "payouts.account",
     "payouts.ledgertransaction",
     "payouts.ledgerentry",

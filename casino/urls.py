@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from games import api as games_api
-from games import round_api
+from games import round_api, stud_api
 from games import views as game_views
 from payouts import api as payouts_api
 
@@ -37,6 +37,13 @@ api_v1 = [
         round_api.JokerDrawRoundActions.as_view(),
         name="joker-draw-round-actions",
     ),
+    path("stud/tables/<int:pk>/", stud_api.StudTable.as_view(), name="stud-table"),
+    path("stud/tables/<int:pk>/seats/", stud_api.StudSeats.as_view(), name="stud-seats"),
+    path("stud/tables/<int:pk>/leave/", stud_api.StudLeave.as_view(), name="stud-leave"),
+    path("stud/tables/<int:pk>/actions/", stud_api.StudActions.as_view(), name="stud-actions"),
+    path("stud/hands/", stud_api.StudHands.as_view(), name="stud-hands"),
+    path("stud/hands/<int:pk>/", stud_api.StudHand.as_view(), name="stud-hand"),
+    path("stud/hands/<int:pk>/phh/", stud_api.StudHandHistory.as_view(), name="stud-hand-phh"),
 ]
 
 urlpatterns = [

@@ -209,6 +209,44 @@ class RoundEvent(models.Model):
         return f"{self.round} #{self.sequence} {self.kind}"
 
 
+class SeatStatus(models.TextChoices):
+    SEATED = "seated", "Seated"
+    LEAVING = "leaving", "Leaving after the hand"
+    LEFT = "left", "Left"
+
+
+class Seat(models.Model):
+    """A player's seat at a peer table. ``chips`` is the stack in front of the player, not counting
+    chips already in the pot: the player's share of the house's table chips account."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    chips = money_field()
+    status = models.CharField(max_length=8, choices=SeatStatus.choices, default=SeatStatus.SEATED)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("table", "number", "-joined_at")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("table", "number"),
+                condition=~Q(status="left"),
+                name="one_player_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=("table", "player"),
+                condition=~Q(status="left"),
+                name="one_seat_per_player_and_table",
+            ),
+            models.CheckConstraint(condition=Q(chips__gte=0), name="seat_chips_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+
 @pgtrigger.register(
     pgtrigger.Protect(
         name="box_settlements_are_immutable", operation=pgtrigger.Update | pgtrigger.Delete

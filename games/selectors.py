@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from casino.roles import STAFF_ROLES
 
-from .models import Round, Table, TableLimits, TableStatus
+from .models import Game, Round, Table, TableLimits, TableStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -43,7 +43,13 @@ def rounds_for(
         "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
     )
     if not is_staff_member(user):
-        rounds = rounds.filter(player=user) if user.is_authenticated else rounds.none()
+        # A stud hand has no one player: it lists the players dealt in (games.services.stud).
+        own = (
+            Q(engine_state__contains={"players": [user.pk]})
+            if game == Game.SEVEN_CARD_STUD
+            else Q(player=user)
+        )
+        rounds = rounds.filter(own) if user.is_authenticated else rounds.none()
     if table is not None:
         rounds = rounds.filter(table_id=table)
     return rounds.order_by("-id")

@@ -37,6 +37,9 @@ class AccountKind(models.TextChoices):
     STAKES_IN_PLAY = "stakes_in_play", "Stakes held in play"
     RAKE = "rake", "Rake"
     BONUS = "bonus", "BONUS side bets held"
+    # Chips players bought at peer tables: their money, held by the house until they cash out;
+    # each seat's share is the seat's stack (games.Seat).
+    TABLE_CHIPS = "table_chips", "Chips at peer tables"
     # The cage stands for the world outside the ledger: cash brought in or paid out. It is
     # the only account whose balance may be negative (money the casino holds for others).
     CAGE = "cage", "Cage (cash in and out)"

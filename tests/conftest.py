@@ -97,3 +97,21 @@ def joker_table(pit, pit2, default_paytables) -> Table:
     table_services.approve_limits(limits, by=pit2)
     fund_house(currency="USD", amount=Decimal("10000.00"), reason="bankroll", by=pit)
     return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")
+
+
+def make_stud_table(pit: User, pit2: User, name: str = "Stud 1", **changes: object) -> Table:
+    """An open seven-card stud table with the default limits, changed by ``changes``."""
+    table = table_services.create_table(
+        name=name, game=Game.SEVEN_CARD_STUD, currency="USD", by=pit, reason="test"
+    )
+    values = {**DEFAULT_LIMITS[Game.SEVEN_CARD_STUD], **changes}
+    limits = table_services.propose_limits(table=table, values=values, reason="test", by=pit)
+    table_services.approve_limits(limits, by=pit2)
+    return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")
+
+
+@pytest.fixture
+def stud_table(pit, pit2, settings) -> Table:
+    # Hands start as soon as two players have chips: no pause to wait out in tests.
+    settings.STUD_HAND_PAUSE_SECONDS = 0
+    return make_stud_table(pit, pit2)

@@ -1,9 +1,10 @@
-"""Replay a settled joker draw round from its revealed seed and recorded decisions (FS-7).
+"""Replay a settled joker draw round or seven-card stud hand from its revealed seed and
+recorded decisions (FS-7).
 
 The deck is recomputed from the server seed, client seed and nonce; the commitment is checked;
 the recorded decisions are fed to the engine again; and every event it produces (every card,
-with its deck position, and every amount) must equal the hand history, the payout records and
-the ledger postings of the round.
+with its deck position, and every amount) must equal the hand history, the payout records (the
+stacks, for stud) and the ledger postings of the round.
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ from typing import Any
 
 from django.db.models import Sum
 
-from games.engine import fairness, joker_draw
+from games.engine import fairness, joker_draw, stud
+from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.cards import parse_cards
-from games.models import Round, RoundStatus
+from games.engine.common import Event, RuleViolation
+from games.engine.dealer import Deck
+from games.models import Game, Round, RoundStatus, TableLimits
+from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand, engine_table, from_cents
 from payouts.models import AccountKind, LedgerEntry
 
 
@@ -41,15 +46,30 @@ def _decision(event: dict[str, Any], kind: str) -> joker_draw.Action | None:
     return None
 
 
-def replay_joker_draw(round_: Round) -> ReplayReport:
-    report = ReplayReport(round_id=round_.pk)
+def replay_round(round_: Round) -> ReplayReport:
+    """Replay a round of any game that has one."""
+    if round_.table.game == Game.SEVEN_CARD_STUD:
+        return replay_stud(round_)
+    return replay_joker_draw(round_)
+
+
+def _revealed(round_: Round, report: ReplayReport) -> bool:
+    """Whether the round can be replayed: it is settled (its seed is revealed, FS-7); the seed
+    must also match the commitment (FS-2)."""
     if round_.status != RoundStatus.SETTLED:
         report.mismatches.append(
             f"round {round_.pk} is {round_.status}: only settled rounds replay"
         )
-        return report
+        return False
     if fairness.commitment(round_.server_seed) != round_.commitment:
         report.mismatches.append("the revealed server seed does not match the commitment (FS-2)")
+    return True
+
+
+def replay_joker_draw(round_: Round) -> ReplayReport:
+    report = ReplayReport(round_id=round_.pk)
+    if not _revealed(round_, report):
+        return report
     recorded = list(round_.events.order_by("sequence").values("kind", "data"))
     opened = recorded[0]["data"]
     deck = fairness.deck_order(round_.server_seed, round_.client_seed, round_.nonce, jokers=1)
@@ -77,7 +97,7 @@ def replay_joker_draw(round_: Round) -> ReplayReport:
 def _compare_events(
     report: ReplayReport,
     recorded: list[tuple[str, dict[str, Any]]],
-    produced: list[joker_draw.Event],
+    produced: list[Event],
 ) -> None:
     if len(recorded) != len(produced):
         report.mismatches.append(f"{len(recorded)} events recorded, {len(produced)} replayed")
@@ -114,3 +134,51 @@ def _compare_payouts(report: ReplayReport, round_: Round, state: joker_draw.Roun
     ).aggregate(total=Sum("amount"))["total"] or Decimal(0)
     if ledger_net != net:
         report.mismatches.append(f"the player's ledger net is {ledger_net}, the replay says {net}")
+
+
+def replay_stud(round_: Round) -> ReplayReport:
+    """A stud hand: dealt again from the seeds with the limits version it was played under, the
+    recorded decisions applied, and the events, the finishing stacks and the ledger compared."""
+    report = ReplayReport(round_id=round_.pk)
+    if not _revealed(round_, report):
+        return report
+    recorded = list(round_.events.order_by("sequence").values_list("kind", "data"))
+    opened = recorded[0][1]
+    limits = TableLimits.objects.get(table_id=round_.table_id, number=opened["limits_version"])
+    deck = Deck.shuffled(round_.server_seed, round_.client_seed, round_.nonce)
+    state, produced = stud.start_hand(engine_table(limits), opened["starting_stacks"], deck)
+    played = [(kind, data) for kind, data in recorded[1:] if kind not in SERVICE_EVENTS]
+    for number, (kind, data) in enumerate(played, start=1):
+        if kind in ACTIONS:
+            amount = data["amount"] if kind in WAGERS else None
+            try:
+                state, more = stud.apply(state, Action(data["seat"], ActionKind(kind), amount))
+            except RuleViolation as refused:
+                _compare_events(report, played, produced)  # shows where the deals part
+                report.mismatches.append(f"event {number}: the replay refuses {kind}: {refused}")
+                return report
+            produced += more
+    _compare_events(report, played, produced)
+    stored = Hand.from_json(round_.engine_state).state
+    if state.finishing_stacks != stored.finishing_stacks:
+        report.mismatches.append(
+            f"finishing stacks: replayed {state.finishing_stacks}, "
+            f"recorded {stored.finishing_stacks}"
+        )
+    moved = {
+        kind: LedgerEntry.objects.filter(
+            transaction__reference__startswith=f"round:{round_.pk}:", account__kind=kind
+        ).aggregate(total=Sum("amount"))["total"]
+        or Decimal(0)
+        for kind in (AccountKind.TABLE_CHIPS, AccountKind.RAKE)
+    }
+    expected = {
+        AccountKind.TABLE_CHIPS: from_cents(
+            sum(state.finishing_stacks or ()) - sum(state.starting_stacks)
+        ),
+        AccountKind.RAKE: from_cents(state.rake),
+    }
+    for kind, amount in expected.items():
+        if moved[kind] != amount:
+            report.mismatches.append(f"the ledger moved {moved[kind]} on {kind}, replay {amount}")
+    return report

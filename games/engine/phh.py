@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from games.engine import stud
-from games.engine.betting import AGGRESSIVE, Action, ActionKind
+from games.engine.betting import AGGRESSIVE, Action, ActionKind, Rake
 from games.engine.cards import Card, parse_card
 from games.engine.common import Event, RuleViolation
 from games.engine.dealer import STANDARD_DECK, Deck
@@ -227,7 +227,9 @@ def replay(hand: HandHistory) -> Replay:
     malformed or its cards are not the ones the engine deals."""
     if len(set(hand.antes)) != 1 or len(hand.antes) != len(hand.starting_stacks):
         raise RuleViolation("the table has one ante for every player", field="antes", rule="ST-1")
-    table = StudTable(hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet)
+    table = StudTable(
+        hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet, rake=_rake(hand.extra)
+    )
     steps = [_parse(text, len(hand.starting_stacks)) for text in hand.actions]
     deck = _recorded_deck(steps, len(hand.starting_stacks))
     state, events = stud.start_hand(table, hand.starting_stacks, deck)
@@ -249,6 +251,17 @@ def replay(hand: HandHistory) -> Replay:
         history += events
         undealt.add(events)
     return Replay(state, tuple(history))
+
+
+def _rake(extra: Mapping[str, Any]) -> Rake:
+    """The rake rule (ST-13) a history names in the user-defined fields the casino exports
+    (``_rake_percent``, ``_rake_cap``); none for a history without them."""
+    if "_rake_percent" not in extra:
+        return stud.NO_RAKE
+    cap = extra.get("_rake_cap")
+    return Rake(
+        Decimal(str(extra["_rake_percent"])), None if cap is None else _amount(cap, "_rake_cap")
+    )
 
 
 def _parse(text: str, players: int) -> _Step:

@@ -556,7 +556,7 @@ def test_json_round_trip_through_a_hand():
         assert from_json(json.loads(json.dumps(to_json(snapshot)))) == snapshot
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_hand())
 def test_random_legal_hands(hand):
     """Chips are conserved (stacks + pots + rake), no card is dealt twice or reshuffled from a

@@ -5,11 +5,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Round
-from games.replay import replay_joker_draw
+from games.replay import replay_round
 
 
 class Command(BaseCommand):
-    help = "Replay a settled joker draw round and report whether every card and amount matches."
+    help = (
+        "Replay a settled joker draw round or stud hand and report whether every card and "
+        "amount matches."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("round_id", type=int)
@@ -18,7 +21,7 @@ class Command(BaseCommand):
         round_ = Round.objects.select_related("table").filter(pk=round_id).first()
         if round_ is None:
             raise CommandError(f"There is no round {round_id}.")
-        report = replay_joker_draw(round_)
+        report = replay_round(round_)
         self.stdout.write(f"round {round_id} ({round_}): {report.events_checked} events checked")
         for mismatch in report.mismatches:
             self.stdout.write(f"MISMATCH {mismatch}")

@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from casino.permissions import acting_user
+from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from payouts.services import ChangeRefused
 
 from .limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
@@ -21,22 +22,9 @@ from .models import BoxSettlement, Round, RoundEvent, RoundStatus, Table, TableL
 from .services import tables as services
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 class TableLimitsInline(ReadOnlyInline):
     model = TableLimits
     fields = ("number", "status", "reason", "proposed_by", "approved_by", "approved_at")
-    readonly_fields = fields
 
 
 class TableForm(forms.ModelForm):
@@ -208,33 +196,23 @@ class TableLimitsAdmin(admin.ModelAdmin):
         return False
 
 
-class RoundEventInline(admin.TabularInline):
+class RoundEventInline(ReadOnlyInline):
     model = RoundEvent
     fields = ("sequence", "kind", "data", "actor", "created_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    show_change_link = False
 
 
-class BoxSettlementInline(admin.TabularInline):
+class BoxSettlementInline(ReadOnlyInline):
     model = BoxSettlement
     fields = (
         "box", "status", "initial_cards", "final_cards", "hand", "bet_line", "bonus_line",
         "ante_staked", "bet_staked", "bonus_staked", "total_result",
     )  # fmt: skip
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    show_change_link = False
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     """Rounds with their hand history; seeds and cards of unfinished rounds stay hidden."""
 
     list_display = ("__str__", "player", "status", "created_at", "settled_at")
@@ -258,18 +236,9 @@ class RoundAdmin(admin.ModelAdmin):
         # The history of an unfinished round shows its cards: only once it is over.
         return self.inlines if obj is not None and obj.status != RoundStatus.DECIDING else ()
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(BoxSettlement)
-class BoxSettlementAdmin(admin.ModelAdmin):
+class BoxSettlementAdmin(ReadOnlyAdmin):
     """Every settled joker draw box: the payouts auditors review."""
 
     list_display = (
@@ -280,12 +249,3 @@ class BoxSettlementAdmin(admin.ModelAdmin):
     search_fields = ("player__username",)
     date_hierarchy = "settled_at"
     list_select_related = ("round__table", "player", "table")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

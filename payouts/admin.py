@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from casino.permissions import acting_user
+from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.roles import PLAYER
 from games.services.tables import approve_paytable_version
 
@@ -37,17 +38,6 @@ from .models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Account)
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "kind", "currency", "owner", "balance")
@@ -56,15 +46,10 @@ class AccountAdmin(ReadOnlyAdmin):
     list_select_related = ("owner",)
 
 
-class LedgerEntryInline(admin.TabularInline):
+class LedgerEntryInline(ReadOnlyInline):
     model = LedgerEntry
     fields = ("account", "amount", "currency")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    show_change_link = False
 
 
 class CageForm(forms.Form):
@@ -173,16 +158,9 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
         return TemplateResponse(request, "admin/payouts/cage_form.html", context)
 
 
-class PaytableVersionInline(admin.TabularInline):
+class PaytableVersionInline(ReadOnlyInline):
     model = PaytableVersion
     fields = ("number", "status", "reason", "proposed_by", "approved_by", "approved_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Paytable)

@@ -12,7 +12,7 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.services.joker_draw import RoundRefused
+from games.services.rounds import RoundRefused
 from payouts.services import ChangeRefused, InsufficientFunds, LedgerError
 
 

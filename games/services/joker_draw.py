@@ -33,6 +33,7 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
+from games.services.rounds import RoundRefused, limits_in_force
 from payouts.models import ChangeStatus, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
@@ -40,14 +41,6 @@ logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-
-class RoundRefused(RuleViolation):
-    """A request the game refuses: the rule broken, and the HTTP status the API answers with."""
-
-    def __init__(self, message: str, *, field: str, rule: str, status: int = 400) -> None:
-        super().__init__(message, field=field, rule=rule)
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -64,7 +57,7 @@ def open_round(
     *, player: User, table: Table, boxes: Sequence[BoxRequest], client_seed: str | None = None
 ) -> Round:
     """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3)."""
-    limits = _playable_limits(table)
+    limits = limits_in_force(table, game=Game.JOKER_DRAW, rule="JD-1")
     stakes = _checked_stakes(limits, boxes)
     bet_version, bonus_version = _approved_versions(limits)
     bet_odds, bonus_odds = bet_version.odds(), bonus_version.odds()
@@ -178,17 +171,6 @@ def expire_decision(round_id: int) -> Round | None:
 
 
 # Internals -----------------------------------------------------------------------------------
-
-
-def _playable_limits(table: Table) -> TableLimits:
-    if table.game != Game.JOKER_DRAW:
-        raise RoundRefused(f"{table} is not a joker draw table.", field="table", rule="JD-1")
-    limits = table.active_limits()
-    if limits is None:
-        raise RoundRefused(
-            f"{table} has no approved limits.", field="table", rule="JD-2", status=409
-        )
-    return limits
 
 
 def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[Stake]:

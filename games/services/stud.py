@@ -40,7 +40,7 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
-from games.services.joker_draw import RoundRefused
+from games.services.rounds import RoundRefused, limits_in_force
 from payouts.models import CENT, Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
@@ -104,7 +104,7 @@ def engine_table(limits: TableLimits) -> stud.StudTable:
 
 def join(*, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
     """Sit down at ``seat`` with ``buy_in`` from the wallet (ST-1: up to the table's seats)."""
-    limits = _playable_limits(table)
+    limits = limits_in_force(table, game=Game.SEVEN_CARD_STUD, rule="ST-1")
     seats = cast(int, limits.seats)
     if not 1 <= seat <= seats:
         raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule="ST-1")
@@ -432,17 +432,6 @@ def _chips_moved(round_: Round, number: int, event: Event, actor: User | None) -
 
 
 # Internals ---------------------------------------------------------------------------------------
-
-
-def _playable_limits(table: Table) -> TableLimits:
-    if table.game != Game.SEVEN_CARD_STUD:
-        raise RoundRefused(f"{table} is not a seven-card stud table.", field="table", rule="ST-1")
-    limits = table.active_limits()
-    if limits is None:
-        raise RoundRefused(
-            f"{table} has no approved limits.", field="table", rule="ST-1", status=409
-        )
-    return limits
 
 
 def _locked_table(table_id: int, *, open_only: bool = False) -> Table:

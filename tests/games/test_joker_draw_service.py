@@ -17,7 +17,8 @@ from games.engine import fairness
 from games.models import BoxSettlement, Round, RoundEvent
 from games.replay import replay_joker_draw
 from games.services import joker_draw
-from games.services.joker_draw import BoxRequest, RoundRefused
+from games.services.joker_draw import BoxRequest
+from games.services.rounds import RoundRefused
 from games.tasks import expire_joker_draw_decision, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind, LedgerEntry

@@ -14,7 +14,8 @@ from games.engine import stud as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
 from games.replay import replay_round
 from games.services import stud
-from games.services.stud import Hand, RoundRefused
+from games.services.rounds import RoundRefused
+from games.services.stud import Hand
 from games.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
@@ -328,6 +329,6 @@ def test_every_hand_replays_from_its_seed_and_a_tampered_one_does_not(players, s
 def test_a_joker_draw_table_is_no_stud_table(players, joker_table):
     response = api_client(players[0]).get(f"{TABLES}{joker_table.pk}/")
     assert response.status_code == 404
-    with pytest.raises(RoundRefused, match="not a seven-card stud table") as refused:
+    with pytest.raises(RoundRefused, match="not a table of Seven-card stud") as refused:
         stud.join(player=players[0], table=joker_table, seat=1, buy_in=D("60.00"))
     assert refused.value.rule == "ST-1"

@@ -1,0 +1,26 @@
+"""What every game's round service shares: the refusal it raises and the limits it plays by."""
+
+from __future__ import annotations
+
+from games.engine.common import RuleViolation
+from games.models import Game, Table, TableLimits
+
+
+class RoundRefused(RuleViolation):
+    """A request the game refuses: the rule broken, and the HTTP status the API answers with."""
+
+    def __init__(self, message: str, *, field: str, rule: str, status: int = 400) -> None:
+        super().__init__(message, field=field, rule=rule)
+        self.status = status
+
+
+def limits_in_force(table: Table, *, game: str, rule: str) -> TableLimits:
+    """The table's approved limits, if it is a table of `game` (refusals cite `rule`)."""
+    if table.game != game:
+        raise RoundRefused(
+            f"{table} is not a table of {Game(game).label}.", field="table", rule=rule
+        )
+    limits = table.active_limits()
+    if limits is None:
+        raise RoundRefused(f"{table} has no approved limits.", field="table", rule=rule, status=409)
+    return limits

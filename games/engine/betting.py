@@ -292,6 +292,10 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
             f"seat {seat} acts now, not seat {action.seat}", field="seat", rule=round_.turn_rule
         )
     legal = [option for option in legal_actions(round_) if option.kind == action.kind]
+    if not legal and action.kind == ActionKind.FOLD and _bring_in_due(round_) is None:
+        # Folding when a check is free is pointless, so it is not offered, but it is no
+        # breach of the rules: it is how the hand of a player who leaves the table dies.
+        legal = [LegalAction(ActionKind.FOLD)]
     if not legal:
         raise _refusal(round_, action)
     rule = "ST-3" if action.kind == ActionKind.BRING_IN else round_.limit.rule

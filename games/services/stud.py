@@ -140,9 +140,8 @@ def join(*, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
 
 
 def leave(*, player: User, table: Table) -> Seat:
-    """Stand up: the stack goes back to the wallet. In a hand the player is folded when the turn
-    comes (checks while nobody bets: the engine never offers a free fold) and cashed out when the
-    cards are no longer live."""
+    """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead: folded
+    when the turn comes, and the stack cashed out once the cards are no longer live."""
     with transaction.atomic():
         _locked_table(table.pk)
         seating = _own_seat(player, table)
@@ -398,8 +397,12 @@ def _carry_on(round_: Round, hand: Hand, *, actor: User | None) -> None:
         table_id=round_.table_id, number=number, status=SeatStatus.LEAVING
     ).exists()
     if leaving:
+        # A player who leaves has a dead hand: folded at the turn, even when a check is free.
+        # Only a forced bring-in (ST-3) or a showdown (cards speak, ST-11) goes by default.
         _record(round_, [Event(LEFT_TABLE, {"seat": seat})], actor=actor)
-        _apply(round_, hand, Action(seat, _default_choice(hand.state)), actor=actor)
+        legal = {option.kind for option in stud.legal_actions(hand.state)}
+        choice = ActionKind.FOLD if legal & {ActionKind.CHECK, ActionKind.FOLD} else None
+        _apply(round_, hand, Action(seat, choice or _default_choice(hand.state)), actor=actor)
     else:
         _schedule(round_.table_id, cast(datetime, round_.decision_deadline))
 

@@ -22,6 +22,7 @@ from games.engine.betting import (
     act,
     halve,
     legal_actions,
+    next_round,
     open_round,
     return_uncalled,
     round_from_json,
@@ -340,3 +341,14 @@ def test_amounts_are_whole_units_and_only_for_wagers():
     assert refused.value.field == "amount"
     with pytest.raises(RuleViolation, match="whole minor units"):
         act(round_, Action(1, K.CALL, 10.0))
+
+
+def test_a_fold_when_a_check_is_free_is_allowed_but_not_offered():
+    """A dead hand (a player who leaves the table) folds at the turn even with no bet to call;
+    the option is not offered to players who stay."""
+    round_ = run(third_street(3), "0 bring_in", "1 call", "2 call")
+    later = next_round(round_, FixedLimit((20,), rule="ST-4"), (0, 1, 2), turn_rule="ST-4")
+    assert ActionKind.FOLD not in {option.kind for option in legal_actions(later)}
+    folded, event = act(later, Action(later.to_act, ActionKind.FOLD))
+    assert event.kind == "fold"
+    assert folded.chips[later.to_act].folded

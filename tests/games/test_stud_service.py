@@ -241,6 +241,31 @@ def test_a_player_who_leaves_mid_hand_is_folded_and_cashed_out(players, stud_tab
     call_command("ledger_check", verbosity=0)
 
 
+def test_a_player_who_leaves_with_a_check_free_still_folds(players, stud_table):
+    """A dead hand never wins: on fourth street with nobody to call, the leaver is folded, not
+    checked through, and the other player takes the pot."""
+    for number, user in enumerate(players[:2], start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=D("100.00"))
+    first = to_act(stud_table)
+    stud.act(player=first.player, table=stud_table, action="bring_in")
+    stud.act(player=to_act(stud_table).player, table=stud_table, action="call")
+    round_ = running(stud_table)
+    leaver = to_act(stud_table)  # first to act on fourth street: a check is free
+    state = Hand.from_json(round_.engine_state).state
+    assert "check" in {option.kind.value for option in engine.legal_actions(state)}
+    stud.leave(player=leaver.player, table=stud_table)
+    kinds = list(round_.events.order_by("sequence").values_list("kind", flat=True))
+    assert "left_table" in kinds
+    assert kinds[kinds.index("left_table") + 1] == "fold"
+    round_.refresh_from_db()
+    assert round_.status == "settled"
+    leaver.refresh_from_db()
+    assert (leaver.status, leaver.chips) == (SeatStatus.LEFT, 0)
+    assert_chips_held(stud_table)
+    call_command("ledger_check", verbosity=0)
+    call_command("replay_round", round_.pk)  # the dead-hand fold replays from the seed
+
+
 def test_a_player_not_in_a_hand_leaves_at_once_with_the_stack(players, stud_table):
     ann = players[0]
     stud.join(player=ann, table=stud_table, seat=4, buy_in=D("75.00"))

@@ -15,14 +15,14 @@ and inline tables), as no TOML writer is among the project's dependencies.
 
 from __future__ import annotations
 
-import datetime
-import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+
+import tomli_w
 
 from games.engine import stud
 from games.engine.betting import AGGRESSIVE, Action, ActionKind, Rake
@@ -95,42 +95,7 @@ def dumps(hand: HandHistory) -> str:
     }
     if hand.finishing_stacks is not None:
         fields["finishing_stacks"] = list(hand.finishing_stacks)
-    return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in fields.items())
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, float | Decimal):
-        if not math.isfinite(value):
-            raise ValueError(f"cannot write {value} in a hand history")
-        return repr(value) if isinstance(value, float) else str(value)
-    if isinstance(value, datetime.date | datetime.time):  # datetime is a date
-        return value.isoformat()
-    if isinstance(value, Sequence):
-        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
-    if isinstance(value, Mapping):
-        pairs = (f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
-        return "{" + ", ".join(pairs) + "}"
-    raise ValueError(f"cannot write {value!r} in a hand history")
-
-
-def _toml_string(text: str) -> str:
-    """A TOML basic string: quote, backslash and control characters escaped."""
-    escaped = "".join(
-        _ESCAPES.get(char)
-        or (f"\\u{ord(char):04X}" if ord(char) < 0x20 or ord(char) == 0x7F else char)
-        for char in text
-    )
-    return f'"{escaped}"'
+    return tomli_w.dumps(fields)
 
 
 def _amount(value: Any, name: str) -> int:

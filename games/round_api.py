@@ -32,6 +32,7 @@ class JokerDrawRounds(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("table", int)],
         responses={200: dict},
+        operation_id="v1_joker_draw_rounds_list",
         summary="Rounds: a player's own, or every round for staff (game recall)",
     )
     def get(self, request: Request) -> Response:

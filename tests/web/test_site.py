@@ -51,3 +51,8 @@ def test_seed_demo_creates_users_with_roles_and_is_repeatable(django_user_model)
 @pytest.mark.django_db
 def test_models_and_migrations_agree():
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_the_openapi_schema_is_valid_and_free_of_warnings(tmp_path):
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
+    assert "/api/v1/joker-draw/rounds/{id}/actions/" in (tmp_path / "s.yml").read_text()

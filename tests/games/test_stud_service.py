@@ -3,11 +3,14 @@ cash-out, hands that start by themselves, chips through the ledger, timers (ST-1
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from games.engine import stud as engine
@@ -19,7 +22,7 @@ from games.services.stud import Hand
 from games.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import api_client, make_user
+from tests.conftest import api_client, make_stud_table, make_user
 
 D = Decimal
 TABLES = "/api/v1/stud/tables/"
@@ -357,3 +360,37 @@ def test_a_joker_draw_table_is_no_stud_table(players, joker_table):
     with pytest.raises(RoundRefused, match="not a table of Seven-card stud") as refused:
         stud.join(player=players[0], table=joker_table, seat=1, buy_in=D("60.00"))
     assert refused.value.rule == "ST-1"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_decisions_at_once_never_both_apply(pit, pit2, settings):
+    """The table row lock serialises decisions: of two sent at once for the player to act,
+    exactly one is applied and the other is refused as out of turn."""
+    settings.STUD_HAND_PAUSE_SECONDS = 0
+    table = make_stud_table(pit, pit2, name="Stud race")
+    for number, name in enumerate(("ann", "ben", "cal"), start=1):
+        user = make_user(name, "player")
+        money.deposit(player=user, currency="USD", amount=D("100.00"), reason="cash", by=pit)
+        stud.join(player=user, table=table, seat=number, buy_in=D("60.00"))
+    bringer = to_act(table)
+    round_ = running(table)
+    events_before = round_.events.count()
+    start = threading.Barrier(2)
+
+    def decide(_: int) -> str:
+        start.wait()
+        try:
+            stud.act(player=bringer.player, table=table, action="bring_in")
+            return "applied"
+        except RoundRefused:
+            return "refused"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = sorted(pool.map(decide, range(2)))
+    assert outcomes == ["applied", "refused"]
+    kinds = list(round_.events.order_by("sequence").values_list("kind", flat=True))
+    assert kinds[events_before:].count("bring_in") == 1
+    assert_chips_held(table)
+    call_command("ledger_check", verbosity=0)

@@ -18,7 +18,16 @@ from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from payouts.services import ChangeRefused
 
 from .limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
-from .models import BoxSettlement, Round, RoundEvent, RoundStatus, Table, TableLimits, TableStatus
+from .models import (
+    BoxSettlement,
+    Round,
+    RoundEvent,
+    RoundStatus,
+    Seat,
+    Table,
+    TableLimits,
+    TableStatus,
+)
 from .services import tables as services
 
 
@@ -249,3 +258,13 @@ class BoxSettlementAdmin(ReadOnlyAdmin):
     search_fields = ("player__username",)
     date_hierarchy = "settled_at"
     list_select_related = ("round__table", "player", "table")
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    """Who sits where at the peer tables, with the chips in front of them."""
+
+    list_display = ("table", "number", "player", "chips", "status", "joined_at", "left_at")
+    list_filter = ("status", "table")
+    search_fields = ("player__username",)
+    list_select_related = ("table", "player")

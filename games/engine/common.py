@@ -3,7 +3,7 @@ notation used in their JSON."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,3 +34,18 @@ def cards_to_json(cards: Iterable[Card]) -> list[str]:
 
 def cards_from_json(texts: Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(text) for text in texts)
+
+
+def clockwise(seats: Iterable[int], first: int, count: int) -> tuple[int, ...]:
+    """`seats` in clockwise order starting at `first`, at a table of `count` seats."""
+    return tuple(sorted(seats, key=lambda seat: (seat - first) % count))
+
+
+def dealt_card_json(card: Card, audit: Mapping[str, Any], **facts: Any) -> dict[str, Any]:
+    """One dealt card for the hand history, with its shuffle and deck position (FS-7)."""
+    return {
+        **facts,
+        "card": str(card),
+        "shuffle": audit["shuffle"],
+        "position": audit["positions"][0],
+    }

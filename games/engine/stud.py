@@ -25,7 +25,7 @@ Readings of the rules where they leave a choice (RULES.md has no Decision on the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -42,7 +42,14 @@ from games.engine.betting import (
     Rake,
 )
 from games.engine.cards import Card, parse_card
-from games.engine.common import Event, RuleViolation, cards_from_json, cards_to_json
+from games.engine.common import (
+    Event,
+    RuleViolation,
+    cards_from_json,
+    cards_to_json,
+    clockwise,
+    dealt_card_json,
+)
 from games.engine.dealer import STANDARD_DECK, Deck, deck_from_json, deck_to_json, positions
 from games.engine.hands import (
     CATEGORIES,
@@ -223,7 +230,7 @@ def start_hand(
     )
     limit = FixedLimit((table.small_bet,), rule="ST-3", bring_in=table.bring_in)
     round_ = betting.open_round(
-        limit, chips, _clockwise(range(len(hands)), bring_in, len(hands)), turn_rule="ST-3"
+        limit, chips, clockwise(range(len(hands)), bring_in, len(hands)), turn_rule="ST-3"
     )
     state = StudState(
         table=table,
@@ -250,17 +257,7 @@ def _give(hand: StudHand, card: Card, face_up: bool) -> StudHand:
 
 
 def _dealt_json(seat: int, card: Card, face_up: bool, audit: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "seat": seat,
-        "card": str(card),
-        "face": "up" if face_up else "down",
-        "shuffle": audit["shuffle"],
-        "position": audit["positions"][0],
-    }
-
-
-def _clockwise(seats: Iterable[int], first: int, count: int) -> tuple[int, ...]:
-    return tuple(sorted(seats, key=lambda seat: (seat - first) % count))
+    return dealt_card_json(card, audit, seat=seat, face="up" if face_up else "down")
 
 
 def _advance(state: StudState, events: list[Event]) -> tuple[StudState, list[Event]]:
@@ -299,7 +296,7 @@ def _deal_street(state: StudState, street: Street, events: list[Event]) -> StudS
     state = replace(state, deck=deck, hands=tuple(hands), street=street, common=common)
     opener = _opener(state)
     round_ = betting.next_round(
-        state.betting, _limit(state, street), _clockwise(live, opener, len(hands)), turn_rule="ST-4"
+        state.betting, _limit(state, street), clockwise(live, opener, len(hands)), turn_rule="ST-4"
     )
     return replace(state, betting=round_)
 
@@ -418,7 +415,7 @@ def _start_showdown(state: StudState, events: list[Event]) -> tuple[StudState, l
         events.append(returned)
     final = state.betting
     first = final.aggressor if final.aggressor is not None else final.order[0]
-    order = _clockwise(state.in_hand, first, len(state.hands))
+    order = clockwise(state.in_hand, first, len(state.hands))
     events.append(Event("showdown", {"order": list(order)}))
     state = replace(
         state,

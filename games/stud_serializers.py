@@ -17,7 +17,8 @@ from games.engine import phh, stud
 from games.engine.common import Event, cards_to_json
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.serializers import TableSerializer
-from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand, from_cents
+from games.services.peer_tables import from_cents
+from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand
 from payouts.serializers import AmountField
 
 

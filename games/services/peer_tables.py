@@ -1,0 +1,271 @@
+"""What every peer table shares (seven-card stud, Drawmaha): seats bought in from the wallet and
+cashed out, the table lock, the hand history and one ledger transaction per event of a hand.
+
+Chips at a table are the players' money held by the house (the TABLE_CHIPS account); a seat's
+stack is its share. A bet moves chips from TABLE_CHIPS into the pot (STAKES_IN_PLAY); an award
+moves the pot back to the winners' stacks and the rake to RAKE; one ledger transaction per
+event of the hand history, referenced by the event, so none is ever posted twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection, Sequence
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, cast
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games.engine.betting import WAGERS
+from games.engine.common import Event
+from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
+from games.services.rounds import RoundRefused, limits_in_force
+from payouts.models import CENT, Account, AccountKind, TransactionKind
+from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+logger = logging.getLogger(__name__)
+
+
+def to_cents(amount: Decimal) -> int:
+    """Money to the engine's integer minor units, exactly (a fraction of a cent is an error)."""
+    value = amount / CENT
+    if value != value.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return int(value)
+
+
+def from_cents(minor_units: int) -> Decimal:
+    return (Decimal(minor_units) * CENT).quantize(CENT)
+
+
+# Seats -------------------------------------------------------------------------------------------
+
+
+def join(
+    *,
+    player: User,
+    table: Table,
+    seat: int,
+    buy_in: Decimal,
+    game: str,
+    rule: str,
+    start: Callable[[Table], None],
+) -> Seat:
+    """Sit down at ``seat`` with ``buy_in`` from the wallet, within the table's seats and buy-in
+    range (refusals cite ``rule``); then ``start`` a hand if one is due."""
+    limits = limits_in_force(table, game=game, rule=rule)
+    seats = cast(int, limits.seats)
+    if not 1 <= seat <= seats:
+        raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule=rule)
+    low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
+    if not low <= buy_in <= high:
+        raise RoundRefused(f"The buy-in must be from {low} to {high}.", field="buy_in", rule=rule)
+    with transaction.atomic():
+        table = locked_table(table.pk, rule=rule, open_only=True)
+        taken = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
+        if taken.filter(player=player).exists():
+            raise RoundRefused(
+                "You already have a seat at this table.", field="seat", rule=rule, status=409
+            )
+        if taken.filter(number=seat).exists():
+            raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
+        seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
+        post_transactions(
+            [
+                Transfer(
+                    kind=TransactionKind.STAKE,
+                    postings=[
+                        Posting(wallet(player, table.currency), -buy_in),
+                        Posting(table_chips(table), buy_in),
+                    ],
+                    reason=f"{seating}: buy-in",
+                    created_by=player,
+                    reference=f"seat:{seating.pk}:buy-in",
+                )
+            ]
+        )
+        start(table)
+    return seating
+
+
+def cash_out(seating: Seat, *, by: User | None) -> None:
+    """The stack back to the wallet; the seat is free again."""
+    table = seating.table
+    if seating.chips:
+        post_transactions(
+            [
+                Transfer(
+                    kind=TransactionKind.SETTLEMENT,
+                    postings=[
+                        Posting(table_chips(table), -seating.chips),
+                        Posting(wallet(seating.player, table.currency), seating.chips),
+                    ],
+                    reason=f"{seating}: cash-out",
+                    created_by=by,
+                    reference=f"seat:{seating.pk}:cash-out",
+                )
+            ]
+        )
+    seating.chips = Decimal("0.00")
+    seating.status = SeatStatus.LEFT
+    seating.left_at = timezone.now()
+    seating.save(update_fields=["chips", "status", "left_at"])
+
+
+def ready_seats(table: Table) -> list[Seat]:
+    """The seated players with chips, in seat order: those a hand is dealt to."""
+    return list(
+        Seat.objects.filter(table=table, status=SeatStatus.SEATED, chips__gt=0)
+        .select_related("player")
+        .order_by("number")
+    )
+
+
+def next_hand_at(table: Table, ready: Sequence[Seat], pause_seconds: int) -> datetime:
+    """The pause after the last hand, or after the last player sitting down, is over then."""
+    last = Round.objects.filter(table=table).aggregate(last=Max("settled_at"))["last"]
+    latest = max([seating.joined_at for seating in ready] + ([last] if last else []))
+    return latest + timedelta(seconds=pause_seconds)
+
+
+def next_nonce(table: Table) -> int:
+    return (Round.objects.filter(table=table).aggregate(last=Max("nonce"))["last"] or 0) + 1
+
+
+def update_stacks(
+    round_: Round, seat_numbers: Sequence[int], players: Sequence[int], stacks: Sequence[int]
+) -> list[Seat]:
+    """The seats' chips from the engine's stacks, by engine seat; returns the seats still at the
+    table (a seat left during the hand may already have a new player, so matched by player)."""
+    seats = {
+        (seating.number, seating.player_id): seating
+        for seating in Seat.objects.filter(table_id=round_.table_id, number__in=seat_numbers)
+        .exclude(status=SeatStatus.LEFT)
+        .select_related("player", "table")
+    }
+    for number, player, stack in zip(seat_numbers, players, stacks, strict=True):
+        if (number, player) in seats:  # else cashed out once folded; the stack moves no more
+            seats[number, player].chips = from_cents(stack)
+    Seat.objects.bulk_update(seats.values(), ["chips"])
+    return list(seats.values())
+
+
+def is_leaving(round_: Round, number: int) -> bool:
+    return Seat.objects.filter(
+        table_id=round_.table_id, number=number, status=SeatStatus.LEAVING
+    ).exists()
+
+
+# Hands -------------------------------------------------------------------------------------------
+
+
+def chips_moved(
+    round_: Round,
+    number: int,
+    event: Event,
+    actor: User | None,
+    *,
+    forced: Collection[str],
+) -> Transfer | None:
+    """The ledger transaction of one event: ``forced`` bets (antes, blinds) and wagers into the
+    pot, uncalled bets and pots back to the stacks, the rake to the house (ST-13, DM-12)."""
+    data = event.data
+    table = round_.table
+    chips, pot = table_chips(table), house_account(AccountKind.STAKES_IN_PLAY, table.currency)
+    if event.kind in forced or (event.kind in WAGERS and data.get("added")):
+        amount = from_cents(data["amount"] if event.kind in forced else data["added"])
+        if not amount:
+            return None
+        kind, postings = TransactionKind.STAKE, [Posting(chips, -amount), Posting(pot, amount)]
+    elif event.kind in ("uncalled_bet_returned", "pot_awarded") and data["amount"]:
+        amount = from_cents(data["amount"])
+        kind, postings = TransactionKind.SETTLEMENT, [Posting(pot, -amount), Posting(chips, amount)]
+    elif event.kind == "rake" and data["amount"]:
+        amount = from_cents(data["amount"])
+        rake = house_account(AccountKind.RAKE, table.currency)
+        kind, postings = TransactionKind.RAKE, [Posting(pot, -amount), Posting(rake, amount)]
+    else:
+        return None
+    return Transfer(
+        kind=kind,
+        postings=postings,
+        reason=f"{round_}: {event.kind.replace('_', ' ')}",
+        created_by=actor,
+        reference=f"round:{round_.pk}:event:{number}",
+    )
+
+
+def record(round_: Round, events: Sequence[Event], *, actor: User | None) -> None:
+    """Append events to the hand history."""
+    start = round_.history_length
+    RoundEvent.objects.bulk_create(
+        RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
+        for n, event in enumerate(events)
+    )
+    round_.history_length = start + len(events)
+
+
+def settle(round_: Round, fields: Sequence[str]) -> None:
+    """The hand is over: no more decisions, its seed may be revealed (FS-7)."""
+    round_.status = RoundStatus.SETTLED
+    round_.settled_at = timezone.now()
+    round_.decision_deadline = None
+    round_.save(update_fields=[*fields, "status", "settled_at", "decision_deadline"])
+
+
+# Internals ---------------------------------------------------------------------------------------
+
+
+def locked_table(table_id: int, *, rule: str, open_only: bool = False) -> Table:
+    """The table, locked: every write to its seats and hands runs under this lock."""
+    table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
+    if open_only and table.status != TableStatus.OPEN:
+        raise RoundRefused(f"{table} is closed.", field="table", rule=rule, status=409)
+    return table
+
+
+def own_seat(player: User, table: Table, *, rule: str) -> Seat:
+    seating = (
+        Seat.objects.select_related("table", "player")
+        .filter(table=table, player=player, status=SeatStatus.SEATED)
+        .first()
+    )
+    if seating is None:
+        raise RoundRefused("You have no seat at this table.", field="table", rule=rule, status=409)
+    return seating
+
+
+def running_hand(table: Table) -> Round | None:
+    return (
+        Round.objects.select_related("table")
+        .filter(table=table, status=RoundStatus.DECIDING)
+        .first()
+    )
+
+
+def table_chips(table: Table) -> Account:
+    return house_account(AccountKind.TABLE_CHIPS, table.currency)
+
+
+def action_time(table: Table) -> timedelta:
+    limits = table.active_limits()
+    return timedelta(seconds=limits.action_timeout_seconds or 0 if limits else 0)
+
+
+def schedule(table_id: int, when: datetime, task: Any) -> None:
+    """Ask a worker to run ``task`` (the table's catch-up) at ``when``. If the broker is down the
+    decision or the deal still happens: the sweeper and the next touch run the same check."""
+
+    def send() -> None:
+        try:
+            task.apply_async((table_id,), eta=when)
+        except Exception:  # the broker being down must not fail a committed hand
+            logger.warning("could not schedule the timer of table %s", table_id, exc_info=True)
+
+    transaction.on_commit(send)

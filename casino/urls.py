@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from games import api as games_api
-from games import round_api, stud_api
+from games import drawmaha_api, round_api, stud_api
 from games import views as game_views
 from payouts import api as payouts_api
 
@@ -44,6 +44,24 @@ api_v1 = [
     path("stud/hands/", stud_api.StudHands.as_view(), name="stud-hands"),
     path("stud/hands/<int:pk>/", stud_api.StudHand.as_view(), name="stud-hand"),
     path("stud/hands/<int:pk>/phh/", stud_api.StudHandHistory.as_view(), name="stud-hand-phh"),
+    path("drawmaha/tables/<int:pk>/", drawmaha_api.DrawmahaTable.as_view(), name="drawmaha-table"),
+    path(
+        "drawmaha/tables/<int:pk>/seats/",
+        drawmaha_api.DrawmahaSeats.as_view(),
+        name="drawmaha-seats",
+    ),
+    path(
+        "drawmaha/tables/<int:pk>/leave/",
+        drawmaha_api.DrawmahaLeave.as_view(),
+        name="drawmaha-leave",
+    ),
+    path(
+        "drawmaha/tables/<int:pk>/actions/",
+        drawmaha_api.DrawmahaActions.as_view(),
+        name="drawmaha-actions",
+    ),
+    path("drawmaha/hands/", drawmaha_api.DrawmahaHands.as_view(), name="drawmaha-hands"),
+    path("drawmaha/hands/<int:pk>/", drawmaha_api.DrawmahaHand.as_view(), name="drawmaha-hand"),
 ]
 
 urlpatterns = [

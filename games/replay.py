@@ -1,10 +1,10 @@
-"""Replay a settled joker draw round or seven-card stud hand from its revealed seed and
+"""Replay a settled joker draw round, seven-card stud or Drawmaha hand from its revealed seed and
 recorded decisions (FS-7).
 
 The deck is recomputed from the server seed, client seed and nonce; the commitment is checked;
 the recorded decisions are fed to the engine again; and every event it produces (every card,
 with its deck position, and every amount) must equal the hand history, the payout records (the
-stacks, for stud) and the ledger postings of the round.
+stacks, for the peer games) and the ledger postings of the round.
 """
 
 from __future__ import annotations
@@ -15,13 +15,16 @@ from typing import Any
 
 from django.db.models import Sum
 
-from games.engine import fairness, joker_draw, stud
+from games.engine import drawmaha, fairness, joker_draw, stud
 from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.cards import parse_cards
 from games.engine.common import Event, RuleViolation
 from games.engine.dealer import Deck
+from games.engine.drawmaha import DrawAction, DrawChoice
 from games.models import Game, Round, RoundStatus, TableLimits
-from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand, engine_table, from_cents
+from games.services import drawmaha as drawmaha_service
+from games.services.peer_tables import from_cents
+from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand, engine_table
 from payouts.models import AccountKind, LedgerEntry
 
 
@@ -50,6 +53,8 @@ def replay_round(round_: Round) -> ReplayReport:
     """Replay a round of any game that has one."""
     if round_.table.game == Game.SEVEN_CARD_STUD:
         return replay_stud(round_)
+    if round_.table.game == Game.DRAWMAHA:
+        return replay_drawmaha(round_)
     return replay_joker_draw(round_)
 
 
@@ -160,6 +165,18 @@ def replay_stud(round_: Round) -> ReplayReport:
             produced += more
     _compare_events(report, played, produced)
     stored = Hand.from_json(round_.engine_state).state
+    _compare_stacks_and_ledger(report, round_, state, stored)
+    return report
+
+
+def _compare_stacks_and_ledger(
+    report: ReplayReport,
+    round_: Round,
+    state: stud.StudState | drawmaha.DrawmahaState,
+    stored: stud.StudState | drawmaha.DrawmahaState,
+) -> None:
+    """A peer game's hand: the replayed finishing stacks against the stored ones, and what the
+    ledger moved on the table chips and the rake against what the replay says."""
     if state.finishing_stacks != stored.finishing_stacks:
         report.mismatches.append(
             f"finishing stacks: replayed {state.finishing_stacks}, "
@@ -181,4 +198,51 @@ def replay_stud(round_: Round) -> ReplayReport:
     for kind, amount in expected.items():
         if moved[kind] != amount:
             report.mismatches.append(f"the ledger moved {moved[kind]} on {kind}, replay {amount}")
+
+
+def _drawmaha_decision(kind: str, data: dict[str, Any]) -> Action | DrawAction | None:
+    """The decision a recorded Drawmaha event stands for, if it is one."""
+    if kind in drawmaha_service.BETTING:
+        amount = data["amount"] if kind in WAGERS else None
+        return Action(data["seat"], ActionKind(kind), amount)
+    if kind == "exchange":
+        discards = tuple(parse_cards(" ".join(data["discards"])))
+        return DrawAction(data["seat"], DrawChoice.EXCHANGE, discards)
+    if kind in ("twist_taken", "twist_rejected"):  # DM-6: the player's take or reject
+        choice = DrawChoice.TAKE if kind == "twist_taken" else DrawChoice.REJECT
+        return DrawAction(data["seat"], choice)
+    return None
+
+
+def replay_drawmaha(round_: Round) -> ReplayReport:
+    """A Drawmaha hand: dealt again from the seeds with the limits version and the button it
+    was played with, the recorded decisions (bets, exchanges, twists) applied, and the events,
+    the finishing stacks and the ledger compared."""
+    report = ReplayReport(round_id=round_.pk)
+    if not _revealed(round_, report):
+        return report
+    recorded = list(round_.events.order_by("sequence").values_list("kind", "data"))
+    opened = recorded[0][1]
+    limits = TableLimits.objects.get(table_id=round_.table_id, number=opened["limits_version"])
+    deck = Deck.shuffled(round_.server_seed, round_.client_seed, round_.nonce)
+    state, produced = drawmaha.start_hand(
+        drawmaha_service.engine_table(limits), opened["starting_stacks"], opened["button"], deck
+    )
+    played = [
+        (kind, data) for kind, data in recorded[1:] if kind not in drawmaha_service.SERVICE_EVENTS
+    ]
+    for number, (kind, data) in enumerate(played, start=1):
+        decision = _drawmaha_decision(kind, data)
+        if decision is None:
+            continue
+        try:
+            state, more = drawmaha.apply(state, decision)
+        except RuleViolation as refused:
+            _compare_events(report, played, produced)  # shows where the deals part
+            report.mismatches.append(f"event {number}: the replay refuses {kind}: {refused}")
+            return report
+        produced += more
+    _compare_events(report, played, produced)
+    stored = drawmaha_service.Hand.from_json(round_.engine_state).state
+    _compare_stacks_and_ledger(report, round_, state, stored)
     return report

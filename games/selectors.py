@@ -43,10 +43,11 @@ def rounds_for(
         "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
     )
     if not is_staff_member(user):
-        # A stud hand has no one player: it lists the players dealt in (games.services.stud).
+        # A peer game's hand has no one player: it lists the players dealt in
+        # (games.services.stud, games.services.drawmaha).
         own = (
             Q(engine_state__contains={"players": [user.pk]})
-            if game == Game.SEVEN_CARD_STUD
+            if game in (Game.SEVEN_CARD_STUD, Game.DRAWMAHA)
             else Q(player=user)
         )
         rounds = rounds.filter(own) if user.is_authenticated else rounds.none()

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus
-from games.services import joker_draw, stud
+from games.services import drawmaha, joker_draw, stud
 
 
 @shared_task(acks_late=True)
@@ -22,10 +22,17 @@ def catch_up_stud_table(table_id: int) -> None:
     stud.catch_up(table_id)
 
 
+@shared_task(acks_late=True)
+def catch_up_drawmaha_table(table_id: int) -> None:
+    """Act for a Drawmaha player whose time ran out, or deal the hand that is due; harmless if
+    nothing is due any more."""
+    drawmaha.catch_up(table_id)
+
+
 @shared_task
 def sweep_overdue_rounds() -> int:
-    """Fold every overdue decision and deal every due stud hand, so a lost timer delays a fold
-    or a deal but never loses one."""
+    """Fold every overdue decision and deal every due stud and Drawmaha hand, so a lost timer
+    delays a fold or a deal but never loses one."""
     overdue = Round.objects.filter(
         status=RoundStatus.DECIDING,
         table__game=Game.JOKER_DRAW,
@@ -33,17 +40,21 @@ def sweep_overdue_rounds() -> int:
     ).values_list("pk", flat=True)
     for round_id in overdue:
         joker_draw.expire_decision(round_id)
-    stud_tables = set(
-        Round.objects.filter(
-            status=RoundStatus.DECIDING,
-            table__game=Game.SEVEN_CARD_STUD,
-            decision_deadline__lte=timezone.now(),
-        ).values_list("table_id", flat=True)
-    ) | set(
-        Seat.objects.filter(status=SeatStatus.SEATED, table__game=Game.SEVEN_CARD_STUD).values_list(
-            "table_id", flat=True
-        )
-    )
-    for table_id in stud_tables:
-        stud.catch_up(table_id)
+    for game, catch_up in (
+        (Game.SEVEN_CARD_STUD, stud.catch_up),
+        (Game.DRAWMAHA, drawmaha.catch_up),
+    ):
+        for table_id in _peer_tables_to_touch(game):
+            catch_up(table_id)
     return len(overdue)
+
+
+def _peer_tables_to_touch(game: str) -> set[int]:
+    """Tables of a peer game with an overdue decision, or seated players a hand may be due to."""
+    overdue = Round.objects.filter(
+        status=RoundStatus.DECIDING, table__game=game, decision_deadline__lte=timezone.now()
+    ).values_list("table_id", flat=True)
+    seated = Seat.objects.filter(status=SeatStatus.SEATED, table__game=game).values_list(
+        "table_id", flat=True
+    )
+    return set(overdue) | set(seated)

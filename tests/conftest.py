@@ -115,3 +115,23 @@ def stud_table(pit, pit2, settings) -> Table:
     # Hands start as soon as two players have chips: no pause to wait out in tests.
     settings.STUD_HAND_PAUSE_SECONDS = 0
     return make_stud_table(pit, pit2)
+
+
+def make_drawmaha_table(
+    pit: User, pit2: User, name: str = "Drawmaha 1", **changes: object
+) -> Table:
+    """An open Drawmaha table with the default limits, changed by ``changes``."""
+    table = table_services.create_table(
+        name=name, game=Game.DRAWMAHA, currency="USD", by=pit, reason="test"
+    )
+    values = {**DEFAULT_LIMITS[Game.DRAWMAHA], **changes}
+    limits = table_services.propose_limits(table=table, values=values, reason="test", by=pit)
+    table_services.approve_limits(limits, by=pit2)
+    return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")
+
+
+@pytest.fixture
+def drawmaha_table(pit, pit2, settings) -> Table:
+    # Hands start as soon as two players have chips: no pause to wait out in tests.
+    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 0
+    return make_drawmaha_table(pit, pit2)

@@ -62,6 +62,11 @@ api_v1 = [
     ),
     path("drawmaha/hands/", drawmaha_api.DrawmahaHands.as_view(), name="drawmaha-hands"),
     path("drawmaha/hands/<int:pk>/", drawmaha_api.DrawmahaHand.as_view(), name="drawmaha-hand"),
+    path(
+        "drawmaha/hands/<int:pk>/phh/",
+        drawmaha_api.DrawmahaHandHistory.as_view(),
+        name="drawmaha-hand-phh",
+    ),
 ]
 
 urlpatterns = [

@@ -4,7 +4,8 @@ exchange and the twist's take or reject), and recall finished hands."""
 from __future__ import annotations
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
@@ -12,16 +13,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.permissions import acting_user
+from games.engine import phh_drawmaha
 from payouts.idempotency import idempotent
 
 from . import selectors
 from .drawmaha_serializers import (
     DrawmahaActionSerializer,
     DrawmahaJoinSerializer,
+    hand_history,
     hand_json,
     table_json,
 )
-from .models import Game, Table
+from .models import Game, Round, RoundStatus, Table
 from .round_api import IDEMPOTENCY, NewestRoundsFirst
 from .services import drawmaha
 
@@ -141,7 +144,27 @@ class DrawmahaHand(APIView):
         operation_id="v1_drawmaha_hand_retrieve",
     )
     def get(self, request: Request, pk: int) -> Response:
-        hand = selectors.rounds_for(request.user, game=Game.DRAWMAHA).filter(pk=pk).first()
-        if hand is None:
-            raise NotFound("No such hand.")
-        return Response(hand_json(hand))
+        return Response(hand_json(_visible_hand(request, pk)))
+
+
+def _visible_hand(request: Request, pk: int) -> Round:
+    hand = selectors.rounds_for(request.user, game=Game.DRAWMAHA).filter(pk=pk).first()
+    if hand is None:
+        raise NotFound("No such hand.")
+    return hand
+
+
+class DrawmahaHandHistory(APIView):
+    @extend_schema(
+        responses={(200, "application/toml"): OpenApiResponse(OpenApiTypes.STR)},
+        summary="A finished hand as a PHH file (variant PDM)",
+        operation_id="v1_drawmaha_hand_phh_retrieve",
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        hand = _visible_hand(request, pk)
+        if hand.status != RoundStatus.SETTLED:
+            raise ValidationError({"hand": ["The hand is still being played (FS-7)."]})
+        text = phh_drawmaha.dumps(hand_history(hand))
+        response = HttpResponse(text, content_type="application/toml")
+        response["Content-Disposition"] = f'attachment; filename="drawmaha-{hand.pk}.phh"'
+        return response

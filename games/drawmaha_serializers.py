@@ -9,17 +9,18 @@ over its whole history and the seed are open to its players and to staff (FS-7).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rest_framework import serializers
 
-from games.engine import drawmaha
+from games.engine import drawmaha, phh_drawmaha
 from games.engine.betting import LegalAction
-from games.engine.common import cards_to_json
+from games.engine.common import Event, cards_to_json
 from games.engine.drawmaha import DrawOption
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.serializers import TableSerializer
-from games.services.drawmaha import ACTIONS, Hand
+from games.services.drawmaha import ACTIONS, SERVICE_EVENTS, Hand
 from games.services.peer_tables import from_cents
 from payouts.serializers import AmountField
 
@@ -162,3 +163,28 @@ class DrawmahaActionSerializer(serializers.Serializer[None]):
         max_length=drawmaha.MAX_EXCHANGE,
         help_text="An exchange: the cards set aside, such as ['As', 'Td']; none to stand pat.",
     )
+
+
+def hand_history(round_: Round) -> phh_drawmaha.DrawmahaHandHistory:
+    """A finished hand in the PHH standard (variant PDM), with the shuffle's seeds, the rake and
+    the table as user-defined fields (PHH: names starting with an underscore)."""
+    hand = Hand.from_json(round_.engine_state)
+    events = [
+        Event(kind, data)
+        for kind, data in round_.events.order_by("sequence").values_list("kind", "data")
+        if kind not in SERVICE_EVENTS
+    ]
+    recorded = phh_drawmaha.record(hand.state, events)
+    extra = {
+        **recorded.extra,
+        "seats": list(hand.seats),
+        "_table": round_.table.name,
+        "_table_id": round_.table_id,
+        "_hand": round_.nonce,
+        "_server_seed": round_.server_seed,
+        "_client_seed": round_.client_seed,
+        "_commitment": round_.commitment,
+        "_rake": hand.state.rake,
+        "_currency": round_.table.currency,
+    }
+    return replace(recorded, extra=extra)

@@ -606,6 +606,23 @@ def test_dm11_tied_halves_odd_units_to_the_draw_half_and_nearest_the_buttons_lef
     assert state.finishing_stacks == (1002, 995, 1003)
 
 
+def test_dm11_a_pot_split_four_ways_in_each_half_with_the_odd_units():
+    """Button 0, blinds 5/10; the small blind (seat 1) folds, leaving 45: 23 for the draw half,
+    22 for the Omaha half. Seats 0, 2, 3 and 4 hold A-K-Q-J-9 in mixed suits and tie both
+    halves; odd units go clockwise from the button's left (2, 3, 4, then 0): 6/6/6/5 and
+    6/6/5/5."""
+    tied = ["Ac Kd Qh Js 9c", "Ad Kh Qs Jc 9d", "Ah Ks Qc Jd 9h", "As Kc Qd Jh 9s"]
+    hands = [tied[0], "2s 3s 5c 8d Tc", *tied[1:]]
+    state, _ = deal(hands, "2c 3d 4h", "6d 7s")
+    state, _ = play(state, "3 call", "4 call", "0 call", "1 fold", "2 check")
+    state, events = passive(state)
+    assert shares(events) == [
+        (0, "draw", {"2": 6, "3": 6, "4": 6, "0": 5}),
+        (0, "omaha", {"2": 6, "3": 6, "4": 5, "0": 5}),
+    ]
+    assert sum(state.finishing_stacks) == 5 * 1000
+
+
 # DM-12 -----------------------------------------------------------------------------------------
 
 SIDE_POT = (["As Ad Ac Kd Kc", "5h 6h 8d 9c Tc", "Qs Qd Qc 7d 2c"], "2h 3h 4h", "Js Jd")

@@ -269,3 +269,35 @@ def schedule(table_id: int, when: datetime, task: Any) -> None:
             logger.warning("could not schedule the timer of table %s", table_id, exc_info=True)
 
     transaction.on_commit(send)
+
+
+def seat_in_hand(hand: Any, number: int) -> bool:
+    """Whether table seat ``number`` still holds live cards in ``hand`` (a game's stored hand,
+    with ``seats`` by engine seat and the engine ``state``)."""
+    return number in hand.seats and hand.seats.index(number) in hand.state.in_hand
+
+
+def leave(
+    *,
+    player: User,
+    table: Table,
+    rule: str,
+    load_hand: Callable[[Any], Any],
+    carry_on: Callable[..., None],
+) -> Seat:
+    """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead: the
+    game's ``carry_on`` folds it when the turn comes, and the stack is cashed out once the cards
+    are no longer live."""
+    with transaction.atomic():
+        locked_table(table.pk, rule=rule)
+        seating = own_seat(player, table, rule=rule)
+        round_ = running_hand(table)
+        hand = load_hand(round_.engine_state) if round_ else None
+        if hand is not None and round_ is not None and seat_in_hand(hand, seating.number):
+            seating.status = SeatStatus.LEAVING
+            seating.save(update_fields=["status"])
+            carry_on(round_, hand, actor=player)
+            seating.refresh_from_db()
+        else:
+            cash_out(seating, by=player)
+    return seating

@@ -91,21 +91,10 @@ def join(*, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
 
 
 def leave(*, player: User, table: Table) -> Seat:
-    """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead: folded
-    when the turn comes, and the stack cashed out once the cards are no longer live."""
-    with transaction.atomic():
-        peer_tables.locked_table(table.pk, rule=RULE)
-        seating = peer_tables.own_seat(player, table, rule=RULE)
-        round_ = peer_tables.running_hand(table)
-        hand = Hand.from_json(round_.engine_state) if round_ else None
-        if hand is not None and round_ is not None and _in_hand(hand, seating.number):
-            seating.status = SeatStatus.LEAVING
-            seating.save(update_fields=["status"])
-            _carry_on(round_, hand, actor=player)
-            seating.refresh_from_db()
-        else:
-            peer_tables.cash_out(seating, by=player)
-    return seating
+    """Stand up; in a hand the player's hand is dead (see ``peer_tables.leave``)."""
+    return peer_tables.leave(
+        player=player, table=table, rule=RULE, load_hand=Hand.from_json, carry_on=_carry_on
+    )
 
 
 # Acting ------------------------------------------------------------------------------------------
@@ -290,7 +279,9 @@ def _after_events(
     round_.decision_deadline = timezone.now() + peer_tables.action_time(round_.table)
     round_.save(update_fields=[*fields, "decision_deadline"])
     for seating in seats:
-        if seating.status == SeatStatus.LEAVING and not _in_hand(hand, seating.number):
+        if seating.status == SeatStatus.LEAVING and not peer_tables.seat_in_hand(
+            hand, seating.number
+        ):
             peer_tables.cash_out(seating, by=None)
     _carry_on(round_, hand, actor=actor)
 
@@ -313,11 +304,6 @@ def _carry_on(round_: Round, hand: Hand, *, actor: User | None) -> None:
 
 
 # Internals ---------------------------------------------------------------------------------------
-
-
-def _in_hand(hand: Hand, number: int) -> bool:
-    """Whether the seat still holds live cards in the hand."""
-    return number in hand.seats and hand.seats.index(number) in hand.state.in_hand
 
 
 def _schedule(table_id: int, when: datetime) -> None:

@@ -301,3 +301,44 @@ def leave(
         else:
             cash_out(seating, by=player)
     return seating
+
+
+def after_events(
+    round_: Round,
+    hand: Any,
+    events: Sequence[Event],
+    *,
+    actor: User | None,
+    forced: Collection[str],
+    hand_over: bool,
+    start_next: Callable[[Table], None],
+    carry_on: Callable[..., None],
+) -> None:
+    """Record a game's events, move their chips through the ledger, update the stacks, then
+    let the hand carry on: a finished hand is settled and the next one started, players who
+    left are cashed out once their cards are dead, and the game's ``carry_on`` acts for them."""
+    transfers = [
+        transfer
+        for number, event in enumerate(events, start=round_.history_length)
+        if (transfer := chips_moved(round_, number, event, actor, forced=forced)) is not None
+    ]
+    record(round_, events, actor=actor)
+    round_.engine_state = hand.to_json()
+    seats = update_stacks(
+        round_, hand.seats, hand.players, [chips.stack for chips in hand.state.chips]
+    )
+    post_transactions(transfers)  # after the stacks: both in one transaction, ledger last
+    fields = ["engine_state", "history_length"]
+    if hand_over:
+        settle(round_, fields)
+        for seating in seats:
+            if seating.status == SeatStatus.LEAVING:
+                cash_out(seating, by=None)
+        start_next(round_.table)
+        return
+    round_.decision_deadline = timezone.now() + action_time(round_.table)
+    round_.save(update_fields=[*fields, "decision_deadline"])
+    for seating in seats:
+        if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating.number):
+            cash_out(seating, by=None)
+    carry_on(round_, hand, actor=actor)

@@ -29,7 +29,6 @@ from games.models import Game, Round, RoundStatus, Seat, SeatStatus, Table, Tabl
 from games.services import peer_tables
 from games.services.peer_tables import from_cents as from_cents  # stud's money, for its callers
 from games.services.rounds import RoundRefused
-from payouts.services import post_transactions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -253,37 +252,17 @@ def _apply(round_: Round, hand: Hand, action: Action, *, actor: User | None) -> 
 def _after_events(
     round_: Round, hand: Hand, events: Sequence[Event], *, actor: User | None
 ) -> None:
-    """Record the events, move their chips through the ledger, update the stacks, then let the
-    hand carry on (players who left act by default, a finished hand is settled)."""
-    start = round_.history_length
-    transfers = [
-        transfer
-        for number, event in enumerate(events, start=start)
-        if (transfer := peer_tables.chips_moved(round_, number, event, actor, forced=FORCED))
-        is not None
-    ]
-    peer_tables.record(round_, events, actor=actor)
-    round_.engine_state = hand.to_json()
-    seats = peer_tables.update_stacks(
-        round_, hand.seats, hand.players, [chips.stack for chips in hand.state.chips]
+    """Record the events and carry the hand on (``peer_tables.after_events``)."""
+    peer_tables.after_events(
+        round_,
+        hand,
+        events,
+        actor=actor,
+        forced=FORCED,
+        hand_over=hand.state.street == stud.Street.OVER,
+        start_next=_start_or_schedule,
+        carry_on=_carry_on,
     )
-    post_transactions(transfers)  # after the stacks: both in one transaction, ledger last
-    fields = ["engine_state", "history_length"]
-    if hand.state.street == stud.Street.OVER:
-        peer_tables.settle(round_, fields)
-        for seating in seats:
-            if seating.status == SeatStatus.LEAVING:
-                peer_tables.cash_out(seating, by=None)
-        _start_or_schedule(round_.table)
-        return
-    round_.decision_deadline = timezone.now() + peer_tables.action_time(round_.table)
-    round_.save(update_fields=[*fields, "decision_deadline"])
-    for seating in seats:
-        if seating.status == SeatStatus.LEAVING and not peer_tables.seat_in_hand(
-            hand, seating.number
-        ):
-            peer_tables.cash_out(seating, by=None)
-    _carry_on(round_, hand, actor=actor)
 
 
 def _carry_on(round_: Round, hand: Hand, *, actor: User | None) -> None:

@@ -14,6 +14,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The browser tests drive Debian's Chromium; Playwright never downloads a browser of its own.
+if ! command -v chromium >/dev/null; then
+  echo "== installing Chromium from Debian"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
 eval "$("$BIN/python" scripts/services.py start "$scratch")"
 export DATABASE_URL REDIS_URL
 # The suite runs as production does: DEBUG off, static files collected and fingerprinted.

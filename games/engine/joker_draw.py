@@ -500,6 +500,8 @@ def _completions(four: tuple[Card, ...], hand: list[Card], kind: str) -> HandVal
             if card not in hand and not card.is_joker and card.suit in suits
         ]
         return max(made)
+    if not _may_make_straight(four):
+        return None
     completing_ranks: set[int] = set()
     best: HandValue | None = None
     for card in ALL_CARDS:
@@ -513,6 +515,16 @@ def _completions(four: tuple[Card, ...], hand: list[Card], kind: str) -> HandVal
         return None
     is_open = len(completing_ranks) >= 2
     return best if is_open == (kind == "open_straight") else None
+
+
+def _may_make_straight(four: tuple[Card, ...]) -> bool:
+    """Whether one more card can make a straight of `four`: its naturals are of distinct ranks
+    within five consecutive ranks, the ace also low (HR-1). Most sets fail this, which spares
+    evaluating them with every card of the deck."""
+    ranks = [card.rank for card in four if card.rank is not None]
+    if len(set(ranks)) != len(ranks):
+        return False
+    return max(ranks) - min(ranks) <= 4 or set(ranks) <= {14, 2, 3, 4, 5}
 
 
 # JSON ----------------------------------------------------------------------------------------

@@ -19,6 +19,16 @@ Readings of the rules where they leave a choice (RULES.md has no Decision on the
 - DM-8: should the deck be empty for the turn or the river, the muck (every discard, the draw
   being over) is reshuffled as in DM-7.
 - A player who may check is not offered to fold (checking costs nothing).
+
+How often DM-7 reshuffles (deck arithmetic, which the tests check on the engine): after the
+hands and the flop ``R = 49 - 5n`` cards are left for ``n`` players, at least 14. A player's
+draw takes as many cards as it puts in the muck (a rejected twist card is one of each), so each
+reshuffled deck holds ``R`` plus the folded hands less the ``p < 5`` cards the player being
+served already got from the old deck: at least ten, never empty. With the draw limit on, seven
+players want at most 21 cards of 14 + 12 and six at most 18 of 19: one reshuffle at most in a
+hand, in the draw (the turn and the river then come from that deck) or for the turn if the draw
+took the last card. Without it seven players may want 35 cards, so the deck can run out up to
+three times in the draw; every reshuffle takes the muck gathered since the last.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from games.engine.betting import Action, BettingRound, Chips, LegalAction, PotLi
 from games.engine.cards import Card, parse_card
 from games.engine.common import (
     Event,
+    OutOfTurn,
     RuleViolation,
     cards_from_json,
     cards_to_json,
@@ -407,10 +418,10 @@ def _draw_choice(state: DrawmahaState, action: DrawAction) -> tuple[DrawmahaStat
     # In the draw the hand waits either for a declaration or for a twist decision.
     pending = _pending_twist(state)
     rule = "DM-5" if pending is None else "DM-6"
+    if state.to_act is None:
+        raise RuleViolation("nobody decides in the draw now", field="action", rule=rule)
     if action.seat != state.to_act:
-        raise RuleViolation(
-            f"seat {state.to_act} decides now, not seat {action.seat}", field="seat", rule=rule
-        )
+        raise OutOfTurn(to_act=state.to_act, acting=action.seat, rule=rule, verb="decides")
     if (pending is None) != (action.kind == DrawChoice.EXCHANGE):
         expected = "declare an exchange" if pending is None else "take or reject the twist card"
         raise RuleViolation(f"{expected} now, not {action.kind.value}", field="kind", rule=rule)

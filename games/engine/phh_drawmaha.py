@@ -21,8 +21,13 @@ Actions:
 - ``pN sm cards``: the cards shown at the showdown (cards speak, DM-11).
 
 The recorded cards are dealt in the engine's order: the hands, the flop, the draw's cards
-(a twist card before its replacement), the turn, the river. If the deck runs out in the draw
-(DM-7) the replay's reshuffle puts the cards still recorded on top.
+(a twist card before its replacement), the turn, the river. Each time the deck runs out (DM-7,
+in the draw as often as the counts demand, or for the turn) the muck is reshuffled: the
+user-defined field ``_reshuffles`` lists, per reshuffle in turn, the cards it returned in
+canonical order (FS-6), e.g. ``_reshuffles = ["2c3h3s4h5h6c8sTcJdKd", "3d7d8h9c9dThTsJs"]``.
+A reshuffled deck holds exactly those cards, so the replay knows which recorded cards come
+from which deck and puts them on top of it; the engine's own muck must be that set, or the
+replay names DM-7.
 """
 
 from __future__ import annotations
@@ -36,9 +41,9 @@ import tomli_w
 
 from games.engine import drawmaha
 from games.engine.betting import AGGRESSIVE, Action, ActionKind
-from games.engine.cards import Card
+from games.engine.cards import Card, parse_cards
 from games.engine.common import Event, RuleViolation, clockwise
-from games.engine.dealer import Deck
+from games.engine.dealer import STANDARD_DECK, Deck
 from games.engine.drawmaha import DrawAction, DrawChoice, DrawmahaState, DrawmahaTable, Street
 from games.engine.phh import _amount, _amounts, _cards, _rake, _seat, _text
 
@@ -110,6 +115,7 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
     players = len(state.starting_stacks)
     blinds = [0] * players
     actions: list[str] = []
+    reshuffles: list[str] = []  # DM-7: the cards each reshuffle returned, canonical order
     draws: dict[int, dict[str, Any]] = {}  # by seat: discards, received, twist
     draw_lines: dict[int, int] = {}  # by seat: the index of its sd action
 
@@ -158,6 +164,8 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
             write_draw(seat)
         elif event.kind == "show":
             actions.append(f"{player} sm {''.join(data['cards'])}")
+        elif event.kind == "reshuffle":
+            reshuffles.append("".join(map(str, sorted(parse_cards(" ".join(data["returned"]))))))
     table = state.table
     rake = table.rake
     return DrawmahaHandHistory(
@@ -172,6 +180,7 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
             "_draw_limit": table.draw_limit,
             "_rake_percent": str(rake.percent),
             **({} if rake.cap is None else {"_rake_cap": rake.cap}),
+            **({"_reshuffles": reshuffles} if reshuffles else {}),
         },
     )
 
@@ -212,7 +221,8 @@ def replay(hand: DrawmahaHandHistory) -> Replay:
     table, button = _table(hand)
     steps = [_parse(text, players) for text in hand.actions]
     dealt = _recorded_cards(steps, players, button)
-    deck = Deck.stacked(dealt[:52], [dealt[52:]] if len(dealt) > 52 else [])
+    reshuffles = _reshuffles(hand)
+    deck = Deck.stacked(dealt[: len(STANDARD_DECK)], _reshuffle_tops(dealt, reshuffles))
     state, events = drawmaha.start_hand(table, hand.starting_stacks, button, deck)
     history = list(events)
     twists: list[tuple[int, bool, _Step]] = []
@@ -223,7 +233,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay:
         if step.verb == "sm":
             shown[step.seat] = _cards(step.args[0], step.text) if step.args else ()
             continue
-        state, events = drawmaha.apply(state, _action(state, step.seat, step))
+        state, events = _apply(state, _action(state, step.seat, step), step)
         history += events
         if step.verb == "sd" and step.comment:
             twists.append(_twist(step))
@@ -240,7 +250,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay:
                 )
             seat, taken, _ = twists.pop(0)
             choice = DrawChoice.TAKE if taken else DrawChoice.REJECT
-            state, events = drawmaha.apply(state, DrawAction(seat, choice))
+            state, events = _apply(state, DrawAction(seat, choice), step)
             history += events
     if twists:
         raise RuleViolation(
@@ -249,6 +259,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay:
             rule="DM-6",
         )
     _check_cards(history, dealt)
+    _check_reshuffles(history, reshuffles)
     for seat, cards in shown.items():
         if state.street != Street.OVER or set(cards) != set(state.hands[seat]):
             raise RuleViolation(
@@ -257,6 +268,73 @@ def replay(hand: DrawmahaHandHistory) -> Replay:
                 rule="DM-11",
             )
     return Replay(state, tuple(history))
+
+
+def _apply(
+    state: DrawmahaState, action: Action | DrawAction, step: _Step
+) -> tuple[DrawmahaState, list[Event]]:
+    try:
+        return drawmaha.apply(state, action)
+    except RuleViolation:
+        raise
+    except ValueError as error:
+        # Only the stacked deck refuses inside the engine: a reshuffle whose recorded cards
+        # are not all in the muck the rules reshuffle.
+        raise RuleViolation(
+            f"{step.text!r} deals from a reshuffle cards the rules do not reshuffle: {error}",
+            field="_reshuffles",
+            rule="DM-7",
+        ) from None
+
+
+def _reshuffles(hand: DrawmahaHandHistory) -> tuple[tuple[Card, ...], ...]:
+    """DM-7: the cards each reshuffle returned, as the history lists them in ``_reshuffles``."""
+    listed = hand.extra.get("_reshuffles", [])
+    if not isinstance(listed, list):
+        raise ValueError(f"_reshuffles must be a list of card texts, got {listed!r}")
+    reshuffles = tuple(_cards(_text(cards, "_reshuffles"), "_reshuffles") for cards in listed)
+    if any(not cards or len(set(cards)) != len(cards) for cards in reshuffles):
+        raise ValueError("each reshuffle in _reshuffles returns cards, each once")
+    return reshuffles
+
+
+def _reshuffle_tops(
+    dealt: tuple[Card, ...], reshuffles: tuple[tuple[Card, ...], ...]
+) -> list[tuple[Card, ...]]:
+    """The recorded cards each reshuffled deck deals, in order: a deck holds exactly the cards
+    it returned, so the next reshuffle comes once they are dealt (DM-7)."""
+    rest = dealt[len(STANDARD_DECK) :]
+    tops = []
+    for number, returned in enumerate(reshuffles, start=1):
+        top, rest = rest[: len(returned)], rest[len(returned) :]
+        if not set(top) <= set(returned):
+            raise ValueError(
+                f"reshuffle {number} deals {''.join(map(str, top))}, not all of which it "
+                f"returns ({''.join(map(str, returned))} in _reshuffles)"
+            )
+        tops.append(top)
+    if rest:
+        raise ValueError(
+            f"the hand history deals {len(rest)} card(s) more than the deck and the "
+            "reshuffles in _reshuffles hold (DM-7)"
+        )
+    return tops
+
+
+def _check_reshuffles(history: Iterable[Event], reshuffles: tuple[tuple[Card, ...], ...]) -> None:
+    done = [
+        frozenset(parse_cards(" ".join(event.data["returned"])))
+        for event in history
+        if event.kind == "reshuffle"
+    ]
+    if done != [frozenset(cards) for cards in reshuffles]:
+        listed = ", ".join("".join(map(str, cards)) for cards in reshuffles) or "none"
+        muck = ", ".join("".join(map(str, sorted(cards))) for cards in done) or "none"
+        raise RuleViolation(
+            f"_reshuffles lists {listed}, but the rules reshuffle {muck}",
+            field="_reshuffles",
+            rule="DM-7",
+        )
 
 
 def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
@@ -347,7 +425,8 @@ def _recorded_cards(steps: list[_Step], players: int, button: int) -> tuple[Card
     first = [hands[seat][n] for n in range(drawmaha.HAND_SIZE) for seat in seats]
     dealt = (*first, *order)
     # Only a reshuffle (DM-7), once the 52 cards are dealt, deals a card again.
-    if len(set(dealt[:52])) != len(dealt[:52]):
+    first_deck = dealt[: len(STANDARD_DECK)]
+    if len(set(first_deck)) != len(first_deck):
         raise ValueError("the hand history deals a card twice before the deck runs out")
     return dealt
 

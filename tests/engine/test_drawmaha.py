@@ -497,6 +497,97 @@ def test_dm7_reshuffle_from_the_shoe_continues_the_byte_stream():
     assert cards(" ".join(c["card"] for c in after)) == tuple(shoe.deal(len(after)))
 
 
+def test_dm7_without_the_draw_limit_the_deck_runs_out_three_times():
+    """Seven players all exchange five: 35 cards wanted, 14 left after the flop. Each time the
+    deck runs out the player served has four of five cards; the new deck is the muck since the
+    last reshuffle (the two players served in full), ten cards: the player's fifth, then the
+    next two players' ten, and so on. The third deck serves the button and the turn and river."""
+    state, events = hands_dealt_to(7, NO_LIMIT)
+    order = state.draw_order
+    aside = {seat: state.hands[seat] for seat in order}
+    state, played = play(state, *(exchange(state, seat, 5) for seat in order))
+    events += played
+    assert state.street == Street.TURN
+    audit_cards(events)
+    reshuffles = of_kind(events, "reshuffle")
+    returned = [set(cards(" ".join(r.data["returned"]))) for r in reshuffles]
+    served = [{*aside[order[n]], *aside[order[n + 1]]} for n in (0, 2, 4)]
+    assert returned == served
+    assert [r.data["shuffle"] for r in reshuffles] == [1, 2, 3]
+    # Who got which card from which deck: four from the old deck, one from the new.
+    frames = {
+        e.data["seat"]: [c["shuffle"] for c in e.data["cards"]]
+        for e in of_kind(events, "replacements")
+    }
+    assert [frames[seat] for seat in order] == [
+        [0] * 5, [0] * 5, [0] * 4 + [1], [1] * 5, [1] * 4 + [2], [2] * 5, [2] * 4 + [3],
+    ]  # fmt: skip
+    assert state.deck.remaining == 10 - 1 - 1
+    state, played = passive(state)
+    assert [c["shuffle"] for e in of_kind(played, "board") for c in e.data["cards"]] == [3]
+    held = [card for seat in state.in_hand for card in state.hands[seat]] + list(state.board)
+    assert len(held) == len(set(held)) == 7 * 5 + 5
+
+
+@st.composite
+def limited_draws(draw: st.DrawFn) -> tuple[int, list[bool], list[tuple[int, bool]]]:
+    """Six or seven players with the draw limit on: who folds before the flop (in turn), and
+    each remaining player's exchange count and twist answer."""
+    players = draw(st.integers(6, 7))
+    folds = draw(st.lists(st.booleans(), min_size=players - 2, max_size=players - 2))
+    counts = draw(st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=players,
+                           max_size=players))  # fmt: skip
+    return players, folds, counts
+
+
+@settings(max_examples=60, deadline=None)
+@given(limited_draws())
+def test_dm7_with_the_draw_limit_the_deck_runs_out_once_at_most(plan):
+    """The module's deck arithmetic: six or seven players, three cards each at most, any folds
+    and twists: one reshuffle in the whole hand at most, of the muck only."""
+    players, folds, counts = plan
+    state, events = start_hand(TABLE, [1000] * players, 0, Deck.stacked([]))
+    for folding in folds:
+        kind = "fold" if folding else next(k for k in ("call", "check") if k in options(state))
+        state, played = play(state, f"{state.to_act} {kind}")
+        events += played
+    state, played = passive(state, stop=Street.DRAW)
+    events += played
+    wants = dict(zip(state.draw_order, counts, strict=False))
+    while state.street == Street.DRAW:
+        seat = state.to_act
+        count, takes = wants[seat]
+        if {o.kind for o in legal_actions(state)} == {D.EXCHANGE}:
+            state, played = play(state, exchange(state, seat, count))
+        else:
+            state, played = play(state, f"{seat} {'take' if takes else 'reject'}")
+        events += played
+    state, played = passive(state)
+    events += played
+    assert state.street == Street.OVER
+    audit_cards(events)
+    assert len(of_kind(events, "reshuffle")) <= 1
+
+
+@pytest.mark.parametrize(("count", "answer", "street"), [(3, "", "draw"), (1, "reject", "turn")])
+def test_dm7_seven_players_at_the_draw_limit_reshuffle_once(count, answer, street):
+    """The most seven players can take with the limit: three cards each (21 of 14, then the
+    deck of 12 discards serves the rest, the turn and the river), or a rejected twist each
+    (14 cards: the draw empties the deck, the turn comes from the reshuffled muck, DM-8)."""
+    state, events = hands_dealt_to(7)
+    moves = [exchange(state, seat, count) for seat in state.draw_order]
+    moves += [f"{seat} {answer}" for seat in state.draw_order if answer]
+    state, played = play(state, *moves)
+    events += played
+    state, played = passive(state)
+    events += played
+    audit_cards(events)
+    (reshuffle,) = of_kind(events, "reshuffle")
+    after = kinds(events)[kinds(events).index("reshuffle") + 1]
+    assert after == ("replacements" if street == "draw" else "board")
+    assert len(reshuffle.data["returned"]) == (12 if street == "draw" else 14)
+
+
 # DM-8 ------------------------------------------------------------------------------------------
 
 

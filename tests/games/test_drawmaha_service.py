@@ -1,18 +1,22 @@
 """Drawmaha tables through the service, on PostgreSQL: seats and blinds through the ledger, the
 button moving, hands played to the showdown with the pot in halves, refusals, timers, leavers,
-and the replay of finished hands (DM-1..DM-12)."""
+the replay of finished hands, restarts, idempotent requests and races (DM-1..DM-12)."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from games.engine import drawmaha as engine
-from games.models import Round, RoundEvent, Seat, SeatStatus
+from games.models import Round, RoundEvent, Seat, SeatStatus, Table
 from games.replay import replay_round
 from games.services import drawmaha
 from games.services.drawmaha import Hand
@@ -21,7 +25,8 @@ from games.services.rounds import RoundRefused
 from games.tasks import catch_up_drawmaha_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import api_client, make_user
+from tests.conftest import api_client, make_drawmaha_table, make_user
+from tests.games.peer_tables import assert_chips_held, balance, house, running
 
 D = Decimal
 
@@ -32,18 +37,6 @@ def players(pit):
     for user in users:
         money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
     return users
-
-
-def balance(user) -> Decimal:
-    return money.wallet(user, "USD").balance
-
-
-def house(kind: str) -> Decimal:
-    return money.house_account(kind, "USD").balance
-
-
-def running(table) -> Round:
-    return Round.objects.get(table=table, status="deciding")
 
 
 def hand_of(table) -> Hand:
@@ -72,6 +65,48 @@ def play_passively(table, hands=1):
         drawmaha.act(player=seating.player, table=table, action=action)
 
 
+def play_with_twists(table, hands):
+    """The first player to draw exchanges two cards, the others one (a twist, DM-6), taken and
+    rejected in turn; bets of the least amount now and then, else check or call."""
+    over = settled(table) + hands
+    decisions = 0
+    while settled(table) < over:
+        decisions += 1
+        seating = to_act(table)
+        state = hand_of(table).state
+        options = {o.kind.value: o for o in engine.legal_actions(state)}
+        if "exchange" in options:
+            seat = state.to_act
+            count = 2 if not state.exchanges else 1
+            body = {"action": "exchange", "cards": [str(c) for c in state.hands[seat][:count]]}
+        elif "take" in options:
+            body = {"action": "take" if decisions % 2 else "reject"}
+        elif "bet" in options and decisions % 3 == 0:
+            body = {"action": "bet", "amount": from_cents(options["bet"].min_amount)}
+        else:
+            body = {"action": next(k for k in ("check", "call") if k in options)}
+        drawmaha.act(player=seating.player, table=table, **body)
+
+
+def play_to_the_draw(table) -> None:
+    """Check or call until the running hand reaches the draw (DM-5)."""
+    while hand_of(table).state.street != engine.Street.DRAW:
+        kinds = [o.kind.value for o in engine.legal_actions(hand_of(table).state)]
+        action = next(k for k in ("check", "call") if k in kinds)
+        drawmaha.act(player=to_act(table).player, table=table, action=action)
+
+
+def own_cards(table, seating: Seat) -> list[str]:
+    hand = hand_of(table)
+    return [str(card) for card in hand.state.hands[hand.seats.index(seating.number)]]
+
+
+def stand_pat_until_a_twist(table) -> None:
+    """Everyone still to declare stands pat, until a twist card waits for its answer (DM-6)."""
+    while "take" not in {o.kind.value for o in engine.legal_actions(hand_of(table).state)}:
+        drawmaha.act(player=to_act(table).player, table=table, action="exchange")
+
+
 def seat_everyone(table, users, settings):
     """Seat ``users`` from seat 1 with 100.00 each before the first hand is dealt to all."""
     settings.DRAWMAHA_HAND_PAUSE_SECONDS = 60
@@ -79,11 +114,6 @@ def seat_everyone(table, users, settings):
         drawmaha.join(player=user, table=table, seat=number, buy_in=D("100.00"))
     settings.DRAWMAHA_HAND_PAUSE_SECONDS = 0
     drawmaha.catch_up(table.pk)
-
-
-def assert_chips_held(table):
-    seated = Seat.objects.filter(table=table).exclude(status="left")
-    assert house(AccountKind.TABLE_CHIPS) == sum((s.chips for s in seated), D(0))
 
 
 def test_buy_in_and_refused_seats(players, drawmaha_table):
@@ -167,10 +197,7 @@ def test_the_draw_exchanges_named_cards_and_a_bad_card_is_refused(players, drawm
     ann, ben = players[:2]
     drawmaha.join(player=ann, table=drawmaha_table, seat=1, buy_in=D("60.00"))
     drawmaha.join(player=ben, table=drawmaha_table, seat=2, buy_in=D("60.00"))
-    while hand_of(drawmaha_table).state.street != engine.Street.DRAW:
-        kinds = [o.kind.value for o in engine.legal_actions(hand_of(drawmaha_table).state)]
-        action = next(k for k in ("check", "call") if k in kinds)
-        drawmaha.act(player=to_act(drawmaha_table).player, table=drawmaha_table, action=action)
+    play_to_the_draw(drawmaha_table)
     seating = to_act(drawmaha_table)
     hand = hand_of(drawmaha_table)
     own = hand.state.hands[hand.seats.index(seating.number)]
@@ -246,3 +273,174 @@ def test_the_api_shows_own_cards_only_and_refuses_with_field_and_rule(players, d
     assert response.status_code == 400
     assert "DM-" in str(response.json())
     assert "seat" in str(response.json())
+
+
+def test_a_hand_resumes_from_the_database_after_a_restart(players, drawmaha_table, settings):
+    """Nothing lives outside the database: in the draw, with a twist card shown and waiting for
+    its answer (DM-6), the stored state is the whole hand, and a fresh process (fresh table and
+    user objects, the API) carries it on to the end."""
+    seat_everyone(drawmaha_table, players, settings)
+    play_to_the_draw(drawmaha_table)
+    drawer = to_act(drawmaha_table)
+    thrown = own_cards(drawmaha_table, drawer)[0]
+    drawmaha.act(player=drawer.player, table=drawmaha_table, action="exchange", cards=[thrown])
+    stand_pat_until_a_twist(drawmaha_table)
+    round_ = running(drawmaha_table)
+    stored = round_.engine_state
+    hand = Hand.from_json(stored)
+    assert hand.to_json() == stored
+    seat = hand.seats.index(drawer.number)
+    assert hand.state.to_act == seat
+    shown = hand.state.exchanges[0].twist
+    assert [(o.kind.value, o.card) for o in engine.legal_actions(hand.state)] == [
+        ("take", shown), ("reject", shown),
+    ]  # fmt: skip
+
+    table = Table.objects.get(pk=drawmaha_table.pk)
+    user = User.objects.get(pk=drawer.player_id)
+    response = api_client(user).post(
+        f"/api/v1/drawmaha/tables/{table.pk}/actions/",
+        {"action": "reject"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="after-restart",
+    )
+    assert response.status_code == 200, response.json()
+    exchange = next(e for e in hand_of(table).state.exchanges if e.seat == seat)
+    assert (exchange.twist, exchange.twist_taken) == (shown, False)
+    assert len(exchange.received) == 1
+    assert exchange.received[0] != shown
+    play_passively(table)
+    round_.refresh_from_db()
+    assert round_.status == "settled"
+    assert [e.data["seat"] for e in round_.events.filter(kind="twist_rejected")] == [seat]
+    report = replay_round(round_)
+    assert report.ok, report.mismatches
+    call_command("ledger_check", verbosity=0)
+    assert_chips_held(table)
+
+
+def test_the_same_action_key_twice_applies_once(players, drawmaha_table):
+    """A bet and an exchange (DM-5) sent twice with one key each apply once; the second answer
+    is the first, byte for byte; the same key with another body is refused."""
+    ann, ben = players[:2]
+    client = {u.pk: api_client(u) for u in (ann, ben)}
+    base = f"/api/v1/drawmaha/tables/{drawmaha_table.pk}/"
+    for number, user in enumerate((ann, ben), start=1):
+        response = client[user.pk].post(
+            f"{base}seats/",
+            {"seat": number, "buy_in": "60.00"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="sit",
+        )
+        assert response.status_code == 201, response.json()
+    round_ = running(drawmaha_table)
+
+    def send(user, body, key):
+        return client[user.pk].post(
+            f"{base}actions/", body, format="json", HTTP_IDEMPOTENCY_KEY=key
+        )
+
+    first = to_act(drawmaha_table).player
+    answers = [send(first, {"action": "call"}, "act-1") for _ in range(2)]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].content == answers[1].content
+    assert round_.events.filter(kind="call").count() == 1
+    play_to_the_draw(drawmaha_table)
+    drawer = to_act(drawmaha_table)
+    thrown = own_cards(drawmaha_table, drawer)[:2]
+    body = {"action": "exchange", "cards": thrown}
+    answers = [send(drawer.player, body, "draw-1") for _ in range(2)]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].content == answers[1].content
+    assert list(round_.events.filter(kind="exchange").values_list("data__discards", flat=True)) == [
+        thrown
+    ]
+    other = send(drawer.player, {"action": "exchange", "cards": thrown[:1]}, "draw-1")
+    assert other.status_code == 409
+    refused = send(drawer.player, {"action": "exchange"}, "draw-2")  # the other player's turn
+    assert refused.status_code == 400
+    assert refused.json()["errors"]["seat"][0].endswith("(DM-5).")
+    assert round_.events.filter(kind="exchange").count() == 1
+
+
+def test_every_hand_replays_from_its_seed_and_a_tampered_one_does_not(
+    players, drawmaha_table, settings, capsys
+):
+    """FS-7: the deck from the revealed seed, the recorded decisions (bets, exchanges, taken and
+    rejected twists, a timed-out draw), the same events, stacks and ledger; a history edited in
+    memory is caught."""
+    seat_everyone(drawmaha_table, players, settings)
+    play_passively(drawmaha_table)
+    play_with_twists(drawmaha_table, hands=2)
+    play_to_the_draw(drawmaha_table)
+    Round.objects.filter(pk=running(drawmaha_table).pk).update(decision_deadline=timezone.now())
+    catch_up_drawmaha_table(drawmaha_table.pk)  # a timed-out exchange replays too (DM-5)
+    play_passively(drawmaha_table)
+    finished = list(Round.objects.filter(table=drawmaha_table, status="settled"))
+    kinds = {kind for r in finished for kind in r.events.values_list("kind", flat=True)}
+    assert {"twist_taken", "twist_rejected", "timed_out"} <= kinds
+    for round_ in finished:
+        report = replay_round(round_)
+        assert report.ok, report.mismatches
+        assert report.events_checked > 10
+        call_command("replay_round", round_.pk)
+        assert "replay matches" in capsys.readouterr().out
+    round_ = finished[0]
+    round_.client_seed = "tampered"
+    report = replay_round(round_)
+    assert not report.ok
+    assert any(m.startswith("event 3: recorded deal") for m in report.mismatches)  # 2 blinds
+    assert not replay_round(running(drawmaha_table)).ok  # an unfinished hand shows no seed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_decisions_at_once_never_both_apply(pit, pit2, settings):
+    """The table row lock serialises decisions: of two sent at once for the player to act, a
+    call, an exchange in the draw (DM-5) or the twist's take against its reject (DM-6),
+    exactly one is applied and the other is refused."""
+    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 0
+    table = make_drawmaha_table(pit, pit2, name="Drawmaha race")
+    for number, name in enumerate(("ann", "ben", "cal"), start=1):
+        user = make_user(name, "player")
+        money.deposit(player=user, currency="USD", amount=D("100.00"), reason="cash", by=pit)
+        drawmaha.join(player=user, table=table, seat=number, buy_in=D("60.00"))
+    round_ = running(table)
+
+    def race(seating: Seat, *bodies: dict) -> tuple[list[str], list[str]]:
+        """Send ``bodies`` at once for the player in ``seating``: the outcomes, and the events
+        the race added to the hand."""
+        before = round_.events.count()
+        start = threading.Barrier(len(bodies))
+
+        def decide(body: dict) -> str:
+            start.wait()
+            try:
+                drawmaha.act(player=seating.player, table=table, **body)
+                return "applied"
+            except RoundRefused:
+                return "refused"
+            finally:
+                connection.close()
+
+        with ThreadPoolExecutor(len(bodies)) as pool:
+            outcomes = sorted(pool.map(decide, bodies))
+        added = list(round_.events.order_by("sequence").values_list("kind", flat=True))[before:]
+        return outcomes, added
+
+    outcomes, added = race(to_act(table), {"action": "call"}, {"action": "call"})
+    assert (outcomes, added) == (["applied", "refused"], ["call"])
+    play_to_the_draw(table)
+    drawer = to_act(table)
+    exchange = {"action": "exchange", "cards": own_cards(table, drawer)[:1]}
+    outcomes, added = race(drawer, exchange, exchange)
+    assert (outcomes, added) == (["applied", "refused"], ["exchange"])
+    stand_pat_until_a_twist(table)
+    outcomes, added = race(drawer, {"action": "take"}, {"action": "reject"})
+    assert outcomes == ["applied", "refused"]
+    assert added.count("twist_taken") + added.count("twist_rejected") == 1
+    play_passively(table)
+    round_.refresh_from_db()
+    assert round_.status == "settled"
+    assert replay_round(round_).ok
+    assert_chips_held(table)
+    call_command("ledger_check", verbosity=0)

@@ -23,6 +23,7 @@ from games.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.conftest import api_client, make_stud_table, make_user
+from tests.games.peer_tables import assert_chips_held, balance, house, running
 
 D = Decimal
 TABLES = "/api/v1/stud/tables/"
@@ -34,18 +35,6 @@ def players(pit):
     for user in users:
         money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
     return users
-
-
-def balance(user) -> Decimal:
-    return money.wallet(user, "USD").balance
-
-
-def house(kind: str) -> Decimal:
-    return money.house_account(kind, "USD").balance
-
-
-def running(table) -> Round:
-    return Round.objects.get(table=table, status="deciding")
 
 
 def to_act(table):
@@ -64,13 +53,6 @@ def play_passively(table, hands=1):
         kinds = [option.kind.value for option in engine.legal_actions(state)]
         action = next(k for k in ("bring_in", "check", "call", "show") if k in kinds)
         stud.act(player=seating.player, table=table, action=action)
-
-
-def assert_chips_held(table):
-    """The table chips account holds exactly the seats' stacks (chips in a pot are not theirs
-    any more but the pot's, in stakes in play)."""
-    seated = Seat.objects.filter(table=table).exclude(status="left")
-    assert house(AccountKind.TABLE_CHIPS) == sum((s.chips for s in seated), D(0))
 
 
 def test_buy_in_moves_money_from_the_wallet_to_the_table(players, stud_table):

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.permissions import acting_user
+from casino.permissions import PLAYERS_ACT, acting_user
 from payouts.idempotency import HEADER, idempotent
 
 from . import selectors
@@ -29,6 +29,8 @@ class NewestRoundsFirst(CursorPagination):
 
 
 class JokerDrawRounds(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         parameters=[OpenApiParameter("table", int)],
         responses={200: dict},
@@ -77,11 +79,16 @@ class JokerDrawRound(APIView):
 
 
 class JokerDrawRoundActions(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(request=RoundActionSerializer, responses={200: dict}, parameters=[IDEMPOTENCY])
     def post(self, request: Request, pk: int) -> HttpResponse:
-        # A decision that came too late is folded and committed before the request's own
-        # transaction, so refusing the late decision does not undo the fold.
-        joker_draw.expire_decision(pk)
+        # A decision that came too late rolls its transaction back; the overdue box is folded
+        # and committed on its own, so refusing the late decision does not undo the fold.
+        try:
+            return self._decide(request, pk)
+        except joker_draw.DecisionOverdue:
+            joker_draw.expire_decision(pk)
         return self._decide(request, pk)
 
     @idempotent
@@ -95,6 +102,6 @@ class JokerDrawRoundActions(APIView):
             box=data["box"],
             action=data["action"],
             cards=data["cards"],
-            fold_overdue_first=False,  # done by post(), outside this transaction
+            fold_overdue_first=False,  # post() folds it, outside this transaction
         )
         return Response(round_json(round_, request.user))

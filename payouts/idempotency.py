@@ -23,6 +23,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.faults import fault_point
 from casino.permissions import acting_user
 
 from .models import IdempotentRequest
@@ -88,6 +89,7 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
             IdempotentRequest.objects.filter(pk=claimed[0]).update(
                 status_code=response.status_code, response_body=body
             )
+        fault_point("request.committed")  # committed, but the client never hears of it
         return HttpResponse(body, status=response.status_code, content_type="application/json")
 
     return wrapper

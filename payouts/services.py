@@ -8,7 +8,7 @@ are written in the same database transaction.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,15 +16,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import pghistory
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from .models import (
     CENT,
     Account,
     AccountKind,
     ChangeStatus,
-    LedgerEntry,
     LedgerTransaction,
     Paytable,
     PaytableCategory,
@@ -169,26 +170,38 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
     deadlock; each transaction's new balances are checked before anything is written. A
     transfer whose `reference` is already on the ledger is not posted again: the earlier
     transaction stands in for it (a business event is posted at most once).
+
+    Two statements in all: one locks the accounts and finds the references already posted, one
+    writes the transactions, their entries and the new balances.
     """
     for transfer in transfers:
         transfer.check()
+    if not transfers:
+        return []
     # Inside the caller's transaction no savepoint is needed: every refusal is raised before
     # the first write, and a failing write fails the caller's whole transaction anyway.
     with nullcontext() if connection.in_atomic_block else transaction.atomic():
         references = [t.reference for t in transfers if t.reference is not None]
+        accounts = (
+            Account.objects.select_for_update(no_key=True)
+            .filter(pk__in={p.account.pk for t in transfers for p in t.postings})
+            .order_by("pk")
+        )
+        if references:
+            accounts = accounts.annotate(
+                posted=ArraySubquery(
+                    LedgerTransaction.objects.filter(reference__in=references).values("pk")
+                )
+            )
+        locked = {a.pk: a for a in accounts}
+        # The same array on every row; `posted` is the annotation above.
+        posted_ids = next(iter(locked.values())).posted if references else []  # type: ignore[attr-defined]
         posted = (
-            {t.reference: t for t in LedgerTransaction.objects.filter(reference__in=references)}
-            if references
+            {t.reference: t for t in LedgerTransaction.objects.filter(pk__in=posted_ids)}
+            if posted_ids  # only a retry of something already posted pays for this query
             else {}
         )
         fresh = [t for t in transfers if t.reference not in posted]
-        account_ids = sorted({p.account.pk for t in fresh for p in t.postings})
-        locked = {
-            a.pk: a
-            for a in Account.objects.select_for_update(no_key=True)
-            .filter(pk__in=account_ids)
-            .order_by("pk")
-        }
         for transfer in fresh:
             change: dict[int, Decimal] = defaultdict(Decimal)
             for posting in transfer.postings:
@@ -198,30 +211,80 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
                 account.balance += delta
                 if account.balance < 0 and account.kind != AccountKind.CAGE:
                     raise InsufficientFunds(account, -account.balance)
-        created = LedgerTransaction.objects.bulk_create(
-            LedgerTransaction(
-                kind=t.kind,
-                reason=t.reason,
-                created_by=t.created_by,
-                reference=t.reference,
-                reverses=t.reverses,
-            )
-            for t in fresh
-        )
-        LedgerEntry.objects.bulk_create(
-            LedgerEntry(
-                transaction=txn,
-                account_id=p.account.pk,
-                amount=p.amount,
-                currency=p.account.currency,
-            )
-            for txn, t in zip(created, fresh, strict=True)
-            for p in t.postings
-        )
-        if locked:
-            Account.objects.bulk_update(list(locked.values()), ["balance"])
+        created = _write(fresh, locked.values()) if fresh else []
     by_transfer = iter(created)
     return [posted[t.reference] if t.reference in posted else next(by_transfer) for t in transfers]
+
+
+# The transactions get their ids first (`v`, evaluated once), so that their entries can name
+# them; entries keep the order of their postings.
+_WRITE = """
+WITH v AS (
+    SELECT n, nextval(pg_get_serial_sequence('payouts_ledgertransaction', 'id')) AS id,
+           kind, reason, reference, reverses_id, created_by_id
+    FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[])
+         AS v (n, kind, reason, reference, reverses_id, created_by_id)
+), t AS (
+    INSERT INTO payouts_ledgertransaction
+        (id, kind, reason, reference, reverses_id, created_by_id, created_at)
+    SELECT id, kind, reason, reference, reverses_id, created_by_id, %s FROM v ORDER BY n
+), e AS (
+    INSERT INTO payouts_ledgerentry (transaction_id, account_id, amount, currency, created_at)
+    SELECT v.id, p.account_id, p.amount, p.currency, %s
+    FROM unnest(%s::int[], %s::bigint[], %s::numeric[], %s::text[]) WITH ORDINALITY
+         AS p (n, account_id, amount, currency, position)
+    JOIN v USING (n)
+    ORDER BY p.position
+), b AS (
+    UPDATE payouts_account AS a SET balance = p.balance
+    FROM unnest(%s::bigint[], %s::numeric[]) AS p (id, balance)
+    WHERE a.id = p.id
+)
+SELECT id FROM v ORDER BY n
+"""
+
+
+def _write(transfers: Sequence[Transfer], accounts: Iterable[Account]) -> list[LedgerTransaction]:
+    """Insert the transactions and their entries and store the accounts' new balances: one
+    statement, one round trip to the database."""
+    now = timezone.now()
+    numbered = list(enumerate(transfers))
+    postings = [(n, p) for n, t in numbered for p in t.postings]
+    balances = list(accounts)
+    params: list[Any] = [
+        [n for n, _ in numbered],
+        [t.kind for _, t in numbered],
+        [t.reason for _, t in numbered],
+        [t.reference for _, t in numbered],
+        [t.reverses.pk if t.reverses else None for _, t in numbered],
+        [t.created_by.pk if t.created_by else None for _, t in numbered],
+        now,
+        now,
+        [n for n, _ in postings],
+        [p.account.pk for _, p in postings],
+        [p.amount for _, p in postings],
+        [p.account.currency for _, p in postings],
+        [a.pk for a in balances],
+        [a.balance for a in balances],
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_WRITE, params)
+        ids = [row[0] for row in cursor.fetchall()]
+    written = []
+    for pk, transfer in zip(ids, transfers, strict=True):
+        txn = LedgerTransaction(
+            pk=pk,
+            kind=transfer.kind,
+            reason=transfer.reason,
+            reference=transfer.reference,
+            reverses=transfer.reverses,
+            created_by=transfer.created_by,
+            created_at=now,
+        )
+        txn._state.adding = False
+        txn._state.db = connection.alias
+        written.append(txn)
+    return written
 
 
 def deposit(

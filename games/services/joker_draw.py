@@ -13,12 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Exists, Subquery
 from django.utils import timezone
 
+from casino.faults import fault_point
+from games import live
 from games.engine import fairness, joker_draw
 from games.engine.cards import Card, parse_card
 from games.engine.hands import evaluate
@@ -34,7 +37,7 @@ from games.models import (
     TableStatus,
 )
 from games.services.rounds import RoundRefused, limits_in_force
-from payouts.models import ChangeStatus, PaytableVersion, TransactionKind
+from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
 logger = logging.getLogger(__name__)
@@ -53,14 +56,18 @@ class BoxRequest:
 ACTIONS = ("fold", "bet", "exchange")
 
 
+class DecisionOverdue(Exception):
+    """A decision came after its box's time ran out, inside a caller's transaction: the caller
+    rolls back, folds the box with `expire_decision` and decides again (JD-4)."""
+
+
 def open_round(
     *, player: User, table: Table, boxes: Sequence[BoxRequest], client_seed: str | None = None
 ) -> Round:
     """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3)."""
     limits = limits_in_force(table, game=Game.JOKER_DRAW, rule="JD-1")
     stakes = _checked_stakes(limits, boxes)
-    bet_version, bonus_version = _approved_versions(limits)
-    bet_odds, bonus_odds = bet_version.odds(), bonus_version.odds()
+    (bet_version, bet_odds), (bonus_version, bonus_odds) = _approved_versions(limits)
     server_seed = fairness.new_server_seed()
     client_seed = client_seed or fairness.new_server_seed()[:16]
     with transaction.atomic():
@@ -74,14 +81,29 @@ def open_round(
         )
         if status != (TableStatus.OPEN,):
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
-        if Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING).exists():
+        # Both facts the lock guards in one statement (not in the locking one: that statement's
+        # snapshot predates the wait for the lock).
+        busy, last_nonce = (
+            Table.objects.filter(pk=table.pk)
+            .annotate(
+                busy=Exists(
+                    Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING)
+                ),
+                last_nonce=Subquery(
+                    Round.objects.filter(table=table).order_by("-nonce").values("nonce")[:1]
+                ),
+            )
+            .values_list("busy", "last_nonce")
+            .get()
+        )
+        if busy:
             raise RoundRefused(
                 "Finish your round at this table before starting another.",
                 field="table",
                 rule="JD-4",
                 status=409,
             )
-        nonce = (Round.objects.filter(table=table).aggregate(last=Max("nonce"))["last"] or 0) + 1
+        nonce = (last_nonce or 0) + 1
         deck = fairness.deck_order(server_seed, client_seed, nonce, jokers=1)
         state, events = joker_draw.start_round(
             deck, stakes, bet_paytable=bet_odds, bonus_paytable=bonus_odds
@@ -121,6 +143,7 @@ def open_round(
                 )
             ]
         )
+        fault_point("round.opened")
         _schedule_timeout(round_)
     return round_
 
@@ -138,7 +161,9 @@ def act(
 
     An overdue box is folded first, in a transaction of its own, so the fold stands even when
     the late decision is then refused. Callers inside an outer transaction (an idempotent
-    request) call `expire_decision` before entering it and pass `fold_overdue_first=False`.
+    request) pass `fold_overdue_first=False`: an overdue round then raises `DecisionOverdue`,
+    and they fold it outside their transaction and call again. That spares the common, timely
+    decision a query of its own.
     """
     if fold_overdue_first:
         expire_decision(round_id)
@@ -146,6 +171,9 @@ def act(
         round_ = _locked_round(round_id, player)
         if round_.status != RoundStatus.DECIDING:
             raise RoundRefused("The round is over.", field="action", rule="JD-8", status=409)
+        deadline = round_.decision_deadline
+        if not fold_overdue_first and deadline is not None and deadline <= timezone.now():
+            raise DecisionOverdue(round_id)
         _apply(round_, _engine_action(box, action, cards), actor=player)
     return round_
 
@@ -217,32 +245,45 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
     return stakes
 
 
-def _approved_versions(limits: TableLimits) -> tuple[PaytableVersion, PaytableVersion]:
-    """The bet and BONUS paytable versions in force now, with their lines (JD-14)."""
-    versions = (
+def _approved_versions(
+    limits: TableLimits,
+) -> tuple[
+    tuple[PaytableVersion, joker_draw.Paytable], tuple[PaytableVersion, joker_draw.Paytable]
+]:
+    """The bet and BONUS paytable versions in force now, with their odds (JD-14): one query for
+    the lines of the newest approved version of each paytable, with their versions."""
+    in_force = (
         PaytableVersion.objects.filter(
             paytable_id__in=[limits.bet_paytable_id, limits.bonus_paytable_id],
             status=ChangeStatus.APPROVED,
         )
-        .select_related("paytable")
-        .prefetch_related("lines")
         .order_by("paytable_id", "-number")
         .distinct("paytable_id")
+        .values("pk")
     )
-    by_paytable: dict[int | None, PaytableVersion] = {v.paytable_id: v for v in versions}
-    bet = by_paytable.get(limits.bet_paytable_id)
-    bonus = by_paytable.get(limits.bonus_paytable_id)
-    if bet is None or bonus is None:
+    versions: dict[int, PaytableVersion] = {}
+    odds: dict[int, dict[str, Fraction]] = {}
+    for line in PaytableLine.objects.filter(version__in=in_force).select_related(
+        "version__paytable"
+    ):
+        paytable_id = line.version.paytable_id
+        versions.setdefault(paytable_id, line.version)
+        odds.setdefault(paytable_id, {})[line.category] = line.odds
+    bet, bonus = limits.bet_paytable_id, limits.bonus_paytable_id
+    if bet not in versions or bonus not in versions:
         raise RoundRefused(
             "The table's paytable has no approved version.", field="table", rule="JD-14", status=409
         )
-    return bet, bonus
+    return (versions[bet], odds[bet]), (versions[bonus], odds[bonus])
 
 
 def _locked_round(round_id: int, player: User) -> Round:
     round_ = (
         Round.objects.select_for_update(of=("self",), no_key=True)
-        .select_related("table", "bet_paytable_version")
+        # The paytable names too: the response shows them.
+        .select_related(
+            "table", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
+        )
         .filter(pk=round_id, player=player, table__game=Game.JOKER_DRAW)
         .first()
     )
@@ -324,9 +365,12 @@ def _apply(round_: Round, action: joker_draw.Action, *, actor: User | None) -> N
     else:
         round_.decision_deadline = timezone.now() + _decision_time(round_.table.active_limits())
         fields.append("decision_deadline")
+    fault_point("round.before_update")
     round_.save(update_fields=fields)
     # The ledger goes last: the shared house accounts stay locked only until the commit.
     post_transactions(transfers)
+    if round_.status == RoundStatus.SETTLED:
+        fault_point("round.settled")
     if round_.status == RoundStatus.DECIDING:
         _schedule_timeout(round_)
 
@@ -412,6 +456,7 @@ def _record(
         RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
         for n, event in enumerate(events)
     )
+    live.table_changed(round_.table_id)
 
 
 def _opening_facts(round_: Round, stakes: Sequence[Stake]) -> dict[str, Any]:

@@ -1,0 +1,133 @@
+"""The joker draw hot path stays lean: how many statements an opening, a decision and a
+settlement send to PostgreSQL, through the services and over the API; and the shortcuts it
+takes keep the rules.
+
+Each statement is a round trip to the database, paid by every round at every table; the counts
+include the savepoints of a nested transaction. A change that needs more should say why here.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from games.engine import joker_draw as engine
+from games.models import BoxSettlement, Round, RoundStatus
+from games.services import joker_draw
+from games.services.joker_draw import BoxRequest
+from payouts import services as money
+from payouts.models import IdempotentRequest, LedgerTransaction
+from tests.conftest import api_client
+
+D60 = Decimal("0.60")
+
+# Reads of the limits and the paytables in force, the table lock, the player's unfinished round
+# and the last nonce in one statement, the round, its history, the accounts, and the ledger in
+# two statements (lock and read references; write everything).
+OPEN = 11
+# The round under lock, the accounts, the history, the new deadline's limits, the round, the
+# ledger's two statements; and the overdue check before it all.
+EXCHANGE = 10
+# As a decision, with the box settlements instead of the limits (JD-11..13).
+SETTLE = 10
+# The API adds the sign-in's role check, the Idempotency-Key's claim and stored answer, and the
+# transaction's own BEGIN and COMMIT; an opening reads the table, and the overdue check of a
+# decision rides on the round's lock.
+HTTP_OPEN = OPEN + 6
+HTTP_SETTLE = SETTLE - 1 + 5
+
+
+@pytest.fixture
+def funded(player, pit, joker_table):
+    """A player with 100.00 who has played a round, so the house's game accounts exist."""
+    money.deposit(player=player, currency="USD", amount=Decimal("100.60"), reason="cash", by=pit)
+    first = joker_draw.open_round(player=player, table=joker_table, boxes=[BoxRequest(1, D60)])
+    joker_draw.act(player=player, round_id=first.pk, box=1, action="fold")  # loses the ante
+    return player
+
+
+def test_an_opening_an_exchange_and_a_settlement_send_few_statements(
+    funded, joker_table, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(OPEN):
+        round_ = joker_draw.open_round(
+            player=funded,
+            table=joker_table,
+            boxes=[BoxRequest(1, D60, Decimal("0.30"))],
+        )
+    cards = [str(card) for card in engine.from_json(round_.engine_state).boxes[0].cards[:2]]
+    with django_assert_max_num_queries(EXCHANGE):
+        joker_draw.act(player=funded, round_id=round_.pk, box=1, action="exchange", cards=cards)
+    with django_assert_max_num_queries(SETTLE):
+        round_ = joker_draw.act(player=funded, round_id=round_.pk, box=1, action="bet")
+
+    # Fewer statements, the same round: opened, exchanged, bet and settled once (JD-5, JD-11).
+    assert round_.status == RoundStatus.SETTLED
+    assert round_.events.count() == round_.history_length
+    assert BoxSettlement.objects.filter(round=round_).count() == 1
+    references = LedgerTransaction.objects.filter(reference__startswith=f"round:{round_.pk}:")
+    # The ante and BONUS, the exchange's extra ante, the bet, the payout.
+    assert references.count() == 4
+    money_check = money.wallet(funded, "USD").balance
+    settled = BoxSettlement.objects.get(round=round_)
+    assert money_check == Decimal("100.00") + settled.total_result
+
+
+def test_a_round_over_the_api_sends_few_statements(
+    funded, joker_table, django_assert_max_num_queries
+):
+    client = api_client(funded)
+    with django_assert_max_num_queries(HTTP_OPEN):
+        opened = client.post(
+            "/api/v1/joker-draw/rounds/",
+            {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="open-1",
+        )
+    assert opened.status_code == 201, opened.json()
+    with django_assert_max_num_queries(HTTP_SETTLE):
+        settled = client.post(
+            f"/api/v1/joker-draw/rounds/{opened.json()['id']}/actions/",
+            {"box": 1, "action": "bet"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="bet-1",
+        )
+    assert settled.status_code == 200, settled.json()
+    assert settled.json()["state"] == RoundStatus.SETTLED
+    # The paytables the response names come with the round, not one query each.
+    assert settled.json()["paytable_version"]["bet"]["paytable"] == "joker-draw-bet-default"
+
+
+def test_a_late_decision_over_the_api_folds_the_box_and_is_refused(funded, joker_table):
+    client = api_client(funded)
+    opened = client.post(
+        "/api/v1/joker-draw/rounds/",
+        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.60"}]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="open-late",
+    ).json()
+    Round.objects.filter(pk=opened["id"]).update(
+        decision_deadline=timezone.now() - timedelta(seconds=1)
+    )
+
+    late = client.post(
+        f"/api/v1/joker-draw/rounds/{opened['id']}/actions/",
+        {"box": 1, "action": "bet"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="bet-late",
+    )
+
+    # JD-4: the box was folded when its time ran out, which ended the round (JD-8); the late
+    # bet is refused, and the refusal stores nothing under its key.
+    assert late.status_code == 409, late.json()
+    assert late.json()["errors"] == {"action": [late.json()["detail"]]}
+    round_ = Round.objects.get(pk=opened["id"])
+    assert round_.status == RoundStatus.SETTLED
+    box = engine.from_json(round_.engine_state).boxes[0]
+    assert box.status == engine.BoxStatus.FOLDED
+    assert round_.events.filter(kind="fold", data__timed_out=True).exists()
+    assert not IdempotentRequest.objects.filter(key="bet-late").exists()
+    assert money.wallet(funded, "USD").balance == Decimal("99.40")

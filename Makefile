@@ -23,7 +23,8 @@ test: install
 bench: install
 	$(BIN)/python benchmarks/bench_hands.py; hands=$$?; \
 	$(BIN)/python benchmarks/bench_joker_draw.py; rounds=$$?; \
-	exit $$((hands || rounds))
+	$(BIN)/python benchmarks/bench_rtp.py; rtp=$$?; \
+	exit $$((hands || rounds || rtp))
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy . && $(BIN)/lint-imports

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from payouts.models import CENT, PaytableKind, PaytableVersion
+from payouts.rtp import band_problem
 
 from .models import Game
 
@@ -25,6 +26,10 @@ JOKER_DRAW_FIELDS = (
     "decision_timeout_seconds",
     "bet_paytable",
     "bonus_paytable",
+    "bet_rtp_min_percent",
+    "bet_rtp_max_percent",
+    "bonus_rtp_min_percent",
+    "bonus_rtp_max_percent",
 )
 PEER_FIELDS = (
     "seats",
@@ -52,6 +57,10 @@ DEFAULT_LIMITS: dict[str, dict[str, Any]] = {
         "bonus_max": D("6.00"),
         "boxes_per_round": 1,
         "decision_timeout_seconds": 60,
+        "bet_rtp_min_percent": D("85.00"),
+        "bet_rtp_max_percent": D("99.50"),
+        "bonus_rtp_min_percent": D("85.00"),
+        "bonus_rtp_max_percent": D("99.50"),
     },
     Game.SEVEN_CARD_STUD: {
         "ante": D("0.50"),
@@ -160,6 +169,12 @@ def _validate_joker_draw(v: Mapping[str, Any], errors: dict[str, str]) -> None:
             f"boxes_per_round must be 1 to {MAX_JOKER_DRAW_BOXES}: more boxes could run the "
             "53-card deck out of cards (JD-16)."
         )
+    for kind in PaytableKind:
+        if not v[f"{kind}_rtp_min_percent"] < v[f"{kind}_rtp_max_percent"] <= 100:
+            errors[f"{kind}_rtp_max_percent"] = (
+                f"The {kind} RTP band needs {kind}_rtp_min_percent below "
+                f"{kind}_rtp_max_percent, at most 100 (JD-14)."
+            )
     if v["decision_timeout_seconds"] < MIN_TIMEOUT_SECONDS:
         errors["decision_timeout_seconds"] = (
             f"decision_timeout_seconds must be at least {MIN_TIMEOUT_SECONDS}."
@@ -181,6 +196,11 @@ def _validate_joker_draw(v: Mapping[str, Any], errors: dict[str, str]) -> None:
         problem = unpayable_stake(stakes, version.odds())
         if problem:
             errors[name] = f"With these limits {problem} (JD-2)."
+            continue
+        band = ("this table", v[f"{kind}_rtp_min_percent"], v[f"{kind}_rtp_max_percent"])
+        refused = band_problem(version, [band])
+        if refused:
+            errors[name] = refused["rtp"]
 
 
 def _validate_peer_game(game: str, v: Mapping[str, Any], errors: dict[str, str]) -> None:

@@ -78,6 +78,16 @@ class TableLimits(MakerCheckerChange):
     bonus_paytable = models.ForeignKey(
         Paytable, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The RTP band (percent) each paytable of this table must return within, by its computed
+    # RTP (JD-14): the bet game and the BONUS return very different amounts, so each has its own.
+    bet_rtp_min_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    bet_rtp_max_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    bonus_rtp_min_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    bonus_rtp_max_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, null=True, blank=True
+    )
 
     # Seven-card stud (ST-1, ST-13).
     ante = money_field(null=True, blank=True)

@@ -5,14 +5,18 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
+from casino.faults import fault_point
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus
-from games.services import drawmaha, joker_draw, stud
+from games.services import drawmaha, joker_draw, rtp_monitor, stud
 
 
 @shared_task(acks_late=True)
 def expire_joker_draw_decision(round_id: int) -> None:
-    """Fold the box whose decision time ran out; harmless if it has acted meanwhile."""
+    """Fold the box whose decision time ran out; harmless if it has acted meanwhile, or if this
+    is a redelivery of a timer that already ran (README, Crashes)."""
+    fault_point("timer.started")
     joker_draw.expire_decision(round_id)
+    fault_point("timer.committed")  # folded, but the broker never heard the task end
 
 
 @shared_task(acks_late=True)
@@ -58,3 +62,10 @@ def _peer_tables_to_touch(game: str) -> set[int]:
         "table_id", flat=True
     )
     return set(overdue) | set(seated)
+
+
+@shared_task(acks_late=True)
+def observe_rtp() -> int:
+    """Record actual against theoretical RTP of every table and paytable version; returns how
+    many observations raised an alert."""
+    return sum(observation.alert for observation in rtp_monitor.observe_rtp())

@@ -10,21 +10,23 @@ import uuid
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
 
 from casino.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.roles import PLAYER
 from games.services.tables import approve_paytable_version
 
-from . import services
+from . import rtp, services
 from .models import (
     CENT,
     Account,
@@ -35,6 +37,10 @@ from .models import (
     Paytable,
     PaytableLine,
     PaytableVersion,
+    ReconciliationReport,
+    RtpObservation,
+    RtpRun,
+    RtpRunStatus,
 )
 
 
@@ -132,7 +138,9 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
     def reverse_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("payouts.reverse_transaction"):
             raise PermissionDenied
-        original = LedgerTransaction.objects.get(pk=pk)
+        original = LedgerTransaction.objects.filter(pk=pk).first()
+        if original is None:
+            raise Http404(f"There is no transaction #{pk}.")
         form = ReverseForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -222,7 +230,68 @@ class PaytableVersionAdmin(admin.ModelAdmin):
             "proposed_at",
             "approved_by",
             "approved_at",
+            "latest_rtp",
         )
+
+    @admin.display(description="RTP (latest run)")
+    def latest_rtp(self, version: PaytableVersion) -> str:
+        finished = version.rtp_runs.filter(status=RtpRunStatus.DONE).first()
+        running = version.rtp_runs.filter(status=RtpRunStatus.RUNNING).first()
+        parts: list[str] = []
+        if running is not None:
+            parts.append(
+                format_html(
+                    "run {} {}: {} of {} chunks<br>",
+                    running.pk,
+                    running.get_status_display(),
+                    rtp.chunks_done(running),
+                    running.chunk_count,
+                )
+            )
+        if finished is None:
+            parts.append("not computed yet: approval needs a finished RTP run (JD-14)")
+        else:
+            parts.append(
+                format_html(
+                    '{}<br>run {}: {} strategy, {} rounds, seed {}<br><img src="{}" '
+                    'alt="RTP chart of run {}" width="700">',
+                    rtp.describe(finished),
+                    finished.pk,
+                    finished.strategy_name,
+                    f"{finished.rounds:,}",
+                    finished.seed,
+                    reverse("admin:payouts_rtprun_chart", args=[finished.pk]),
+                    finished.pk,
+                )
+            )
+        return format_html_join("", "{}", ((part,) for part in parts))
+
+    def get_urls(self) -> list[URLPattern]:
+        compute = path(
+            "<int:pk>/compute-rtp/",
+            self.admin_site.admin_view(self.compute_rtp),
+            name="payouts_paytableversion_compute_rtp",
+        )
+        return [compute, *super().get_urls()]
+
+    def compute_rtp(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Start an RTP run of the version's current lines on the workers (JD-14)."""
+        if request.method != "POST" or not request.user.has_perm("payouts.add_rtprun"):
+            raise PermissionDenied
+        version = PaytableVersion.objects.select_related("paytable").get(pk=pk)
+        try:
+            run = rtp.start_run(
+                version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, by=acting_user(request)
+            )
+        except rtp.RtpRefused as refused:
+            self.message_user(request, str(refused), messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                f"RTP run {run.pk} started: {run.rounds:,} rounds on the workers.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(reverse("admin:payouts_paytableversion_change", args=[pk]))
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: PaytableVersion | None = None
@@ -263,3 +332,65 @@ class PaytableVersionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(RtpRun)
+class RtpRunAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "status", "seed", "requested_by", "created_at", "finished_at")
+    list_filter = ("status", "strategy_name")
+    fields = (
+        "paytable_version",
+        "bet_paytable_version",
+        "bonus_paytable_version",
+        "lines",
+        "strategy_name",
+        "strategy",
+        "rounds",
+        "chunk_rounds",
+        "seed",
+        "status",
+        "result",
+        "requested_by",
+        "created_at",
+        "finished_at",
+    )
+
+    def get_urls(self) -> list[URLPattern]:
+        chart = path(
+            "<int:pk>/chart.png",
+            self.admin_site.admin_view(self.chart),
+            name="payouts_rtprun_chart",
+        )
+        return [chart, *super().get_urls()]
+
+    def chart(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        run = RtpRun.objects.select_related("paytable_version__paytable").filter(pk=pk).first()
+        if run is None or run.status != RtpRunStatus.DONE:
+            raise Http404("no finished RTP run with this id")
+        return HttpResponse(rtp.rtp_chart_png(run), content_type="image/png")
+
+
+@admin.register(RtpObservation)
+class RtpObservationAdmin(ReadOnlyAdmin):
+    list_display = (
+        "observed_at",
+        "table",
+        "kind",
+        "paytable_version",
+        "boxes",
+        "actual_rtp",
+        "interval_low",
+        "interval_high",
+        "theoretical_rtp",
+        "alert",
+    )
+    list_filter = ("alert", "kind", "table")
+
+
+@admin.register(ReconciliationReport)
+class ReconciliationReportAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "ok")
+    list_filter = ("ok",)
+    fields = ("created_at", "ok", "trial_balance", "problems")

@@ -335,3 +335,129 @@ class PaytableLine(models.Model):
     @property
     def odds(self) -> Fraction:
         return Fraction(self.odds_numerator, self.odds_denominator)
+
+
+class RtpRunStatus(models.TextChoices):
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class RtpRun(models.Model):
+    """A simulation of complete joker draw rounds that measures what a paytable version returns.
+
+    The run is split into chunks, each with its own seed derived from the run's seed, so the
+    same run repeated gives the same result to the last unit. ``lines`` keeps the exact odds
+    simulated: a draft whose lines changed afterwards needs a new run before approval.
+    """
+
+    paytable_version = models.ForeignKey(
+        PaytableVersion, on_delete=models.PROTECT, related_name="rtp_runs"
+    )
+    bet_paytable_version = models.ForeignKey(
+        PaytableVersion, on_delete=models.PROTECT, related_name="+"
+    )
+    bonus_paytable_version = models.ForeignKey(
+        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lines = models.JSONField(help_text="The odds simulated, per paytable kind.")
+    strategy_name = models.CharField(max_length=40)
+    strategy = models.JSONField(help_text="The player's strategy as a rule table.")
+    rounds = models.PositiveBigIntegerField()
+    chunk_rounds = models.PositiveIntegerField()
+    seed = models.PositiveBigIntegerField()
+    status = models.CharField(
+        max_length=8, choices=RtpRunStatus.choices, default=RtpRunStatus.RUNNING
+    )
+    result = models.JSONField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        verbose_name = "RTP run"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rounds__gt=0) & Q(chunk_rounds__gt=0), name="rtp_run_has_rounds"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"RTP of {self.paytable_version} ({self.strategy_name}, {self.rounds:,} rounds)"
+
+    @property
+    def chunk_count(self) -> int:
+        return -(-self.rounds // self.chunk_rounds)
+
+    def chunk_size(self, index: int) -> int:
+        return min(self.chunk_rounds, self.rounds - index * self.chunk_rounds)
+
+
+class RtpChunk(models.Model):
+    """One chunk's exact tally; written once, so a chunk computed twice (a retried task) counts
+    once."""
+
+    run = models.ForeignKey(RtpRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    seed = models.CharField(max_length=40, help_text="Derived from the run's seed and the index.")
+    rounds = models.PositiveIntegerField()
+    tally = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("run", "index")
+        constraints = [
+            models.UniqueConstraint(fields=("run", "index"), name="one_tally_per_chunk"),
+        ]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of RTP run {self.run_id}"
+
+
+class RtpObservation(models.Model):
+    """Actual against theoretical RTP of one table and paytable version, as measured on a day.
+
+    ``alert`` is set when the theoretical value lies outside the 99% confidence interval of the
+    actual one: the table is returning something other than its paytable says it should.
+    """
+
+    table = models.ForeignKey("games.Table", on_delete=models.PROTECT, related_name="+")
+    paytable_version = models.ForeignKey(
+        PaytableVersion, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(max_length=5, choices=PaytableKind.choices)
+    boxes = models.PositiveIntegerField()
+    staked = money_field()
+    returned = money_field()
+    actual_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    interval_low = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    interval_high = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    theoretical_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
+    rtp_run = models.ForeignKey(RtpRun, null=True, on_delete=models.PROTECT, related_name="+")
+    alert = models.BooleanField(default=False)
+    observed_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ("-observed_at", "table", "kind")
+        verbose_name = "RTP observation"
+
+    def __str__(self) -> str:
+        return f"{self.paytable_version} at table {self.table_id}: {self.actual_rtp}%"
+
+
+class ReconciliationReport(models.Model):
+    """The nightly ledger check: the trial balance per currency and every mismatch found."""
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ok = models.BooleanField()
+    trial_balance = models.JSONField()
+    problems = models.JSONField()
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"ledger report {self.created_at:%Y-%m-%d %H:%M}: {'ok' if self.ok else 'FAILED'}"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
 
-from .models import Account, AccountKind, LedgerEntry
+from .models import Account, AccountKind, LedgerEntry, ReconciliationReport, RtpObservation
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -35,6 +37,36 @@ def all_accounts() -> QuerySet[Account]:
     return Account.objects.select_related("owner").order_by("currency", "kind", "owner__username")
 
 
+@contextmanager
+def ledger_snapshot() -> Iterator[None]:
+    """One REPEATABLE READ snapshot for every query inside, so play going on cannot make a
+    check disagree with itself (inside a caller's transaction, that transaction's view)."""
+    already_in_transaction = connection.in_atomic_block
+    with transaction.atomic():
+        if not already_in_transaction:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def trial_balance() -> dict[str, dict[str, str]]:
+    """Per currency, the sum of the cached balances of each account kind and their total,
+    which a double-entry ledger keeps at zero."""
+    balances: dict[str, dict[str, str]] = {}
+    totals: dict[str, Decimal] = {}
+    rows = (
+        Account.objects.values("currency", "kind")
+        .annotate(balance=Sum("balance"))
+        .order_by("currency", "kind")
+    )
+    for row in rows:
+        balances.setdefault(row["currency"], {})[row["kind"]] = str(row["balance"])
+        totals[row["currency"]] = totals.get(row["currency"], Decimal("0.00")) + row["balance"]
+    for currency, total in totals.items():
+        balances[currency]["total"] = str(total)
+    return balances
+
+
 @dataclass(frozen=True)
 class LedgerCheck:
     transactions: int
@@ -58,6 +90,30 @@ class LedgerCheck:
             or self.currency_mismatches
             or any(self.totals_by_currency.values())
         )
+
+    def findings(self) -> list[tuple[str, list[str]]]:
+        """Each invariant the check proves, with what breaks it (nothing when it holds)."""
+        return [
+            ("unbalanced transactions", [str(t) for t in self.unbalanced_transactions]),
+            (
+                "transactions with fewer than two entries",
+                [str(t) for t in self.lonely_transactions],
+            ),
+            (
+                "cached balances differing from their entries",
+                [f"account {a}: cached {c}, entries {e}" for a, c, e in self.stale_balances],
+            ),
+            ("negative balances", [f"account {a}" for a in self.negative_balances]),
+            ("balances that ever went negative", [f"account {a}" for a in self.ever_negative]),
+            (
+                "entries in another currency than their account",
+                [str(e) for e in self.currency_mismatches],
+            ),
+            (
+                "currencies whose entries do not sum to zero",
+                [f"{c} {t}" for c, t in self.totals_by_currency.items() if t],
+            ),
+        ]
 
 
 def check_ledger() -> LedgerCheck:
@@ -120,4 +176,30 @@ def check_ledger() -> LedgerCheck:
         ever_negative=ever_negative,
         currency_mismatches=mismatched,
         totals_by_currency=totals,
+    )
+
+
+def recent_ledger_reports(count: int = 14) -> QuerySet[ReconciliationReport]:
+    return ReconciliationReport.objects.order_by("-created_at")[:count]
+
+
+def latest_rtp_observations() -> list[RtpObservation]:
+    """The newest observation of each table, paytable version and kind, alerts first."""
+    newest = (
+        RtpObservation.objects.order_by("table_id", "paytable_version_id", "kind", "-observed_at")
+        .distinct("table_id", "paytable_version_id", "kind")
+        .values_list("pk", flat=True)
+    )
+    return list(
+        RtpObservation.objects.filter(pk__in=list(newest))
+        .select_related("table", "paytable_version__paytable")
+        .order_by("-alert", "table__name", "kind")
+    )
+
+
+def rtp_alerts(count: int = 50) -> QuerySet[RtpObservation]:
+    return (
+        RtpObservation.objects.filter(alert=True)
+        .select_related("table", "paytable_version__paytable")
+        .order_by("-observed_at")[:count]
     )

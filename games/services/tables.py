@@ -22,6 +22,7 @@ from games.limits import (
 )
 from games.models import Table, TableLimits, TableStatus
 from payouts.models import ChangeStatus, PaytableKind, PaytableVersion
+from payouts.rtp import band_problem, house_band
 from payouts.services import ChangeRefused, check_approver
 
 if TYPE_CHECKING:
@@ -80,11 +81,28 @@ def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableV
         )
         errors = check_approver(version.status, version.proposed_by_id, by)
         if not errors:
-            errors = _paytable_fits_its_tables(version)
+            errors = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
         if errors:
             raise ChangeRefused(errors)
         _mark_approved(version, by)
     return version
+
+
+def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:
+    """The version's computed RTP must lie in the band of every table that uses the paytable,
+    or in the house band when none does yet (JD-14)."""
+    kind = version.paytable.kind
+    bands = [
+        (f"table {limits.table}", low, high)
+        for limits in TableLimits.objects.filter(
+            status=ChangeStatus.APPROVED, **{f"{kind}_paytable": version.paytable}
+        ).select_related("table")
+        for low, high in [
+            (getattr(limits, f"{kind}_rtp_min_percent"), getattr(limits, f"{kind}_rtp_max_percent"))
+        ]
+        if low is not None and high is not None
+    ]
+    return band_problem(version, bands or [house_band(kind)])
 
 
 def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:

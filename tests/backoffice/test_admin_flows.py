@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import TableLimits
-from payouts import services
+from payouts import rtp, services
 from payouts.models import LedgerTransaction, PaytableVersion, TransactionKind
 
 
@@ -74,6 +74,10 @@ def test_proposing_limits_in_the_admin_shows_the_rule_broken(pit, joker_table, d
         "bonus_max": "6.00",
         "boxes_per_round": "1",
         "decision_timeout_seconds": "60",
+        "bet_rtp_min_percent": "85.00",
+        "bet_rtp_max_percent": "99.50",
+        "bonus_rtp_min_percent": "85.00",
+        "bonus_rtp_max_percent": "99.50",
         "bet_paytable": default_paytables["bet"].pk,
         "bonus_paytable": default_paytables["bonus"].pk,
         "draw_limit": "unknown",
@@ -133,8 +137,42 @@ def test_paytable_version_drafted_in_the_admin_is_approved_by_a_colleague(
     action = {"action": "approve", "_selected_action": [draft.pk]}
     logged_in(pit).post("/admin/payouts/paytableversion/", action)
     assert bet.active_version().number == 1
+    refused = logged_in(pit2).post("/admin/payouts/paytableversion/", action, follow=True)
+    assert b"compute its RTP first (JD-14)" in refused.content
+    assert bet.active_version().number == 1
+    rtp.compute_now(draft, seed=1)
     logged_in(pit2).post("/admin/payouts/paytableversion/", action)
     assert bet.active_version() == draft
+
+
+def test_compute_rtp_button_starts_a_run_and_the_result_shows(
+    pit, auditor, player, default_paytables, django_capture_on_commit_callbacks, settings
+):
+    version = default_paytables["bet"].active_version()
+    page = f"/admin/payouts/paytableversion/{version.pk}/change/"
+    shown = logged_in(pit).get(page)
+    assert b"Compute RTP" in shown.content
+    finished = version.rtp_runs.get()
+    assert rtp.describe(finished).encode() in shown.content
+    chart = f"/admin/payouts/rtprun/{finished.pk}/chart.png"
+    assert shown.content.count(chart.encode()) == 1
+    with django_capture_on_commit_callbacks() as dispatched:
+        response = logged_in(pit).post(f"/admin/payouts/paytableversion/{version.pk}/compute-rtp/")
+    assert response.status_code == 302
+    started = version.rtp_runs.exclude(pk=finished.pk).get()
+    assert (started.requested_by, started.rounds) == (pit, settings.RTP_APPROVAL_MIN_ROUNDS)
+    assert len(dispatched) == 1  # the chunks go to the workers once the run is committed
+    assert b"Compute RTP" not in logged_in(auditor).get(page).content
+    refused = logged_in(auditor).post(f"/admin/payouts/paytableversion/{version.pk}/compute-rtp/")
+    assert refused.status_code == 403
+    assert version.rtp_runs.count() == 2
+    progress = logged_in(pit).get(page).content
+    assert f"run {started.pk} Running: 0 of 1 chunks".encode() in progress
+    assert rtp.describe(finished).encode() in progress  # the last result stays in view
+    png = logged_in(auditor).get(chart)
+    assert png["Content-Type"] == "image/png"
+    assert png.content.startswith(b"\x89PNG")
+    assert logged_in(player).get(chart).status_code == 302  # to the admin's login
 
 
 @pytest.mark.parametrize("user_fixture", ["pit", "auditor"])

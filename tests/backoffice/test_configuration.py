@@ -12,6 +12,7 @@ from django.db import IntegrityError, ProgrammingError, transaction
 from games.limits import DEFAULT_LIMITS
 from games.models import Game, TableStatus
 from games.services import tables as table_services
+from payouts import rtp
 from payouts.models import ChangeStatus, PaytableLine
 from payouts.services import ChangeRefused, propose_paytable_version
 from tests.conftest import joker_draw_limits
@@ -83,6 +84,7 @@ def test_a_paytable_version_that_would_pay_fractions_of_a_cent_at_a_table_is_ref
     fine = propose_paytable_version(
         paytable=bet, lines={"pair": Fraction(7, 5)}, reason="ok", by=pit
     )
+    rtp.compute_now(fine, seed=1)
     table_services.approve_paytable_version(fine, by=pit2)
     odd = propose_paytable_version(
         paytable=bet, lines={"pair": Fraction(1, 7)}, reason="odd", by=pit
@@ -97,7 +99,7 @@ def test_a_paytable_version_that_would_pay_fractions_of_a_cent_at_a_table_is_ref
 
 
 def test_limits_naming_a_paytable_that_would_pay_fractions_of_a_cent_are_refused(
-    new_table, pit, pit2, default_paytables
+    new_table, pit, pit2, default_paytables, settings
 ):
     odd = propose_paytable_version(
         paytable=default_paytables["bonus"],
@@ -105,6 +107,8 @@ def test_limits_naming_a_paytable_that_would_pay_fractions_of_a_cent_are_refused
         reason="odd",
         by=pit,
     )
+    settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "100"), "bonus": ("0", "100")}
+    rtp.compute_now(odd, seed=1)
     table_services.approve_paytable_version(odd, by=pit2)  # no table uses it yet
     errors = refusal(new_table(Game.JOKER_DRAW), joker_draw_limits(default_paytables), pit)
     assert errors["bonus_paytable"] == (
@@ -197,7 +201,7 @@ def test_a_new_limits_version_replaces_the_old_one_which_stays_on_record(
 
 
 def test_paytable_versions_need_a_second_approver_and_freeze_once_approved(
-    default_paytables, pit, pit2
+    default_paytables, pit, pit2, settings
 ):
     bonus = default_paytables["bonus"]
     v1 = bonus.active_version()
@@ -213,6 +217,8 @@ def test_paytable_versions_need_a_second_approver_and_freeze_once_approved(
     assert bonus.active_version() == v1
     with pytest.raises(ChangeRefused, match="separation of duties"):
         table_services.approve_paytable_version(draft, by=pit)
+    settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "100"), "bonus": ("0", "100")}
+    rtp.compute_now(draft, seed=1)
     table_services.approve_paytable_version(draft, by=pit2)
     assert bonus.active_version() == draft
     with (

@@ -182,7 +182,7 @@ def test_ledger_check_fails_when_a_cached_balance_drifts(funded, capsys):
         )
     with pytest.raises(CommandError, match="FAILED"):
         call_command("ledger_check")
-    assert f"account {funded.pk} cached 101.00 entries 100.00" in capsys.readouterr().out
+    assert f"account {funded.pk}: cached 101.00, entries 100.00" in capsys.readouterr().out
 
 
 def test_no_balance_may_go_negative_even_by_raw_sql(funded):

@@ -14,6 +14,7 @@ from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games.limits import DEFAULT_LIMITS
 from games.models import Game, Table, TableStatus
 from games.services import tables as table_services
+from payouts import rtp
 from payouts import services as money
 from payouts.models import ChangeStatus, Currency, LedgerTransaction, Paytable, PaytableVersion
 
@@ -43,6 +44,9 @@ class Command(BaseCommand):
             maker, checker = users["pit1"], users["pit2"]
             call_command("load_paytables", stdout=self.stdout)
             for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT, number=1):
+                # Approval needs the version's computed RTP (JD-14); no workers run yet.
+                self.stdout.write(f"computing the RTP of {version} ...")
+                rtp.compute_now(version)
                 table_services.approve_paytable_version(version, by=checker)
             for game in Game:
                 for currency in Currency:

@@ -2,13 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db import connection
+from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
+from payouts.models import AccountKind, LedgerEntry
 
-from .models import Game, Round, Table, TableLimits, TableStatus
+from .engine import joker_draw
+from .models import (
+    BoxSettlement,
+    Game,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatStatus,
+    Table,
+    TableLimits,
+    TableStatus,
+)
+from .services import drawmaha as drawmaha_service
+from .services import stud as stud_service
+from .services.peer_tables import from_cents
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -54,3 +76,219 @@ def rounds_for(
     if table is not None:
         rounds = rounds.filter(table_id=table)
     return rounds.order_by("-id")
+
+
+# Events of a joker draw round that take cards off the deck, with their deck positions (JD-3,
+# JD-4, JD-8).
+_DEALING_EVENTS = ("dealt", "exchange", "dealer_draw")
+
+
+def dealt_cards(round_: Round) -> list[tuple[int, str]]:
+    """Every card a settled joker draw round took off the deck, as (deck position, card) in
+    deck order, for anyone to check against the revealed seed (FS-7). A round still being
+    played shows nothing: its cards are secret until it is over."""
+    if round_.status != RoundStatus.SETTLED:
+        return []
+    dealt: list[tuple[int, str]] = []
+    events = round_.events.filter(kind__in=_DEALING_EVENTS).values_list("kind", "data")
+    for kind, data in events:
+        if kind == "dealt":
+            for holder, positions in data["positions"].items():
+                cards = data["dealer"] if holder == "dealer" else data["boxes"][holder]
+                dealt += zip(positions, cards, strict=True)
+        else:
+            dealt += zip(data["positions"], data["drawn"], strict=True)
+    return sorted(dealt)
+
+
+# The staff screens ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """One table as the pit sees it: who sits there, what is being played, today's takings."""
+
+    table: Table
+    seats: list[Seat]
+    rounds: list[tuple[Round, str]]
+    """Each round in progress with its state in a few words (``round_state``)."""
+    takings_today: Decimal
+
+
+def live_tables() -> list[LiveTable]:
+    """Every table with its seated players, its rounds in progress (described without their
+    cards, which stay secret until a round is over) and the house's takings today."""
+    tables = list(Table.objects.order_by("game", "currency", "name"))
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seating in (
+        Seat.objects.exclude(status=SeatStatus.LEFT).select_related("player").order_by("number")
+    ):
+        seats[seating.table_id].append(seating)
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    for round_ in Round.objects.filter(status=RoundStatus.DECIDING).select_related("player"):
+        rounds[round_.table_id].append(round_)
+    takings = takings_today()
+    return [
+        LiveTable(
+            table=table,
+            seats=seats[table.pk],
+            rounds=[(round_, round_state(round_, table.game)) for round_ in rounds[table.pk]],
+            takings_today=takings.get(table.pk, Decimal("0.00")),
+        )
+        for table in tables
+    ]
+
+
+def round_state(round_: Round, game: str) -> str:
+    """A round in progress in a few words: the street, the pot and whose turn, no cards."""
+    if game == Game.JOKER_DRAW:
+        state = joker_draw.from_json(round_.engine_state)
+        box = state.to_act
+        turn = f"box {box.number} to decide" if box is not None else "dealer drawing"
+        return f"round {round_.nonce}: {round_.player}, {len(state.boxes)} box(es), {turn}"
+    hand_type = stud_service.Hand if game == Game.SEVEN_CARD_STUD else drawmaha_service.Hand
+    hand = hand_type.from_json(round_.engine_state)
+    pot = from_cents(sum(chips.committed for chips in hand.state.chips))
+    seat = hand.state.to_act
+    turn = f"seat {hand.seats[seat]} to act" if seat is not None else "showdown"
+    return f"hand {round_.nonce}: {hand.state.street}, pot {pot}, {turn}"
+
+
+def takings_today() -> dict[int, Decimal]:
+    """Each table's house result since midnight (UTC): at banked tables the house's net from
+    the boxes settled (the players' losses less their wins), at peer tables the rake taken."""
+    since = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    banked = (
+        BoxSettlement.objects.filter(settled_at__gte=since)
+        .values("table_id")
+        .annotate(players=Sum("total_result"))
+    )
+    takings = {row["table_id"]: -row["players"] for row in banked}
+    with connection.cursor() as cursor:
+        # Peer games post the rake with a reference naming the hand ("round:ID:event:N").
+        cursor.execute(
+            "SELECT r.table_id, SUM(e.amount) FROM payouts_ledgerentry e "
+            "JOIN payouts_account a ON a.id = e.account_id "
+            "JOIN payouts_ledgertransaction t ON t.id = e.transaction_id "
+            "JOIN games_round r ON r.id = CASE WHEN t.reference LIKE 'round:%%' "
+            "  THEN split_part(t.reference, ':', 2)::bigint END "
+            "WHERE a.kind = %s AND e.created_at >= %s GROUP BY r.table_id",
+            [AccountKind.RAKE, since],
+        )
+        for table_id, rake in cursor.fetchall():
+            takings[table_id] = takings.get(table_id, Decimal("0.00")) + rake
+    return takings
+
+
+def box_settlements(
+    *,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    table: Table | None = None,
+    player: User | None = None,
+    category: str = "",
+    min_amount: Decimal | None = None,
+    max_amount: Decimal | None = None,
+) -> QuerySet[BoxSettlement]:
+    """Settled joker draw boxes for the payouts review, newest first; dates are settlement days
+    (UTC, both ends included), amounts the player's net result of the box."""
+    settlements = BoxSettlement.objects.select_related(
+        "round", "table", "player", "bet_paytable_version__paytable",
+        "bonus_paytable_version__paytable",
+    )  # fmt: skip
+    if date_from is not None:
+        settlements = settlements.filter(settled_at__date__gte=date_from)
+    if date_to is not None:
+        settlements = settlements.filter(settled_at__date__lte=date_to)
+    if table is not None:
+        settlements = settlements.filter(table=table)
+    if player is not None:
+        settlements = settlements.filter(player=player)
+    if category:
+        settlements = settlements.filter(category=category)
+    if min_amount is not None:
+        settlements = settlements.filter(total_result__gte=min_amount)
+    if max_amount is not None:
+        settlements = settlements.filter(total_result__lte=max_amount)
+    return settlements.order_by("-settled_at", "-round_id", "box")
+
+
+def round_ledger_entries(round_: Round) -> QuerySet[LedgerEntry]:
+    """Every ledger entry the round posted (its references are "round:ID:...")."""
+    return (
+        LedgerEntry.objects.filter(transaction__reference__startswith=f"round:{round_.pk}:")
+        .select_related("transaction", "account__owner")
+        .order_by("transaction_id", "id")
+    )
+
+
+@dataclass(frozen=True)
+class ReturnSums:
+    """What one table returned on one paytable version: the sums a ratio estimate of the RTP
+    and its confidence interval need (S staked and R returned per box)."""
+
+    table_id: int
+    paytable_version_id: int
+    boxes: int
+    staked: Decimal
+    returned: Decimal
+    staked_squared: Decimal
+    returned_squared: Decimal
+    cross: Decimal
+
+
+def return_sums(kind: str) -> list[ReturnSums]:
+    """Per table and paytable version, the settled boxes' stakes and returns: for the bet
+    paytable ante and bet together (a folded box returns nothing), for the bonus paytable the
+    bonus of the boxes that placed one."""
+    if kind == "bet":
+        version, staked, net = (
+            "bet_paytable_version_id",
+            "ante_staked + bet_staked",
+            "ante_result + bet_result",
+        )
+        placed = "TRUE"
+    else:
+        version, staked, net = "bonus_paytable_version_id", "bonus_staked", "bonus_result"
+        placed = "bonus_staked > 0"
+    query = f"""
+        SELECT table_id, {version}, count(*), sum(s), sum(r), sum(s * s), sum(r * r), sum(r * s)
+        FROM (
+            SELECT table_id, {version}, {staked} AS s, {staked} + {net} AS r
+            FROM games_boxsettlement WHERE {placed} AND {version} IS NOT NULL
+        ) AS boxes
+        GROUP BY table_id, {version} ORDER BY table_id, {version}
+    """  # noqa: S608 - the fragments are the constants above, never input
+    with connection.cursor() as cursor:
+        cursor.execute(query)
+        return [ReturnSums(*row) for row in cursor.fetchall()]
+
+
+def peer_dealt_cards(round_: Round) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A finished stud or Drawmaha hand's cards off the deck, each with its shuffle and deck
+    position, and its reshuffles (ST-9, DM-7) with the cards each returned, for anyone to
+    recompute every shuffle from the revealed seed (FS-6, FS-7). Nothing while it is played."""
+    if round_.status != RoundStatus.SETTLED:
+        return [], []
+    dealt: list[dict[str, Any]] = []
+    reshuffles: list[dict[str, Any]] = []
+    for kind, data in round_.events.order_by("sequence").values_list("kind", "data"):
+        if kind == "reshuffle":
+            reshuffles.append({"shuffle": data["shuffle"], "returned": data["returned"]})
+        else:
+            dealt += _audited_cards(data)
+    return dealt, reshuffles
+
+
+def _audited_cards(data: Any) -> Iterator[dict[str, Any]]:
+    """The dealt cards an event records with their audit entry (``dealt_card_json``, or a burn
+    or common card with ``positions``), wherever in the event they sit."""
+    if isinstance(data, dict):
+        if "card" in data and "shuffle" in data:
+            position = data["position"] if "position" in data else data["positions"][0]
+            yield {"shuffle": data["shuffle"], "position": position, "card": data["card"]}
+            return
+        data = list(data.values())
+    if isinstance(data, list):
+        for item in data:
+            yield from _audited_cards(item)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any, TypeVar
 
-from games.engine.common import Event, RuleViolation
+from games.engine.common import Event, OutOfTurn, RuleViolation
 
 FIXED_LIMIT_CAP = 4  # ST-8: a bet and three raises
 HEADS_UP = 2  # ST-8: no cap once only two players are in the hand
@@ -288,9 +288,7 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
     if seat is None:
         raise RuleViolation("the betting round is over", field="action", rule=round_.turn_rule)
     if action.seat != seat:
-        raise RuleViolation(
-            f"seat {seat} acts now, not seat {action.seat}", field="seat", rule=round_.turn_rule
-        )
+        raise OutOfTurn(to_act=seat, acting=action.seat, rule=round_.turn_rule)
     legal = [option for option in legal_actions(round_) if option.kind == action.kind]
     if not legal and action.kind == ActionKind.FOLD and _bring_in_due(round_) is None:
         # Folding when a check is free is pointless, so it is not offered, but it is no

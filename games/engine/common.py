@@ -20,6 +20,17 @@ class RuleViolation(ValueError):
         self.rule = rule
 
 
+class OutOfTurn(RuleViolation):
+    """An action by a seat whose turn it is not; seats by engine number (the tables number their
+    seats their own way, so they word this for people)."""
+
+    def __init__(self, *, to_act: int, acting: int, rule: str, verb: str = "acts") -> None:
+        super().__init__(f"seat {to_act} {verb} now, not seat {acting}", field="seat", rule=rule)
+        self.to_act = to_act
+        self.acting = acting
+        self.verb = verb
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for the hand history: a kind and its facts (JSON-ready)."""

@@ -19,8 +19,9 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from games import live
 from games.engine.betting import WAGERS
-from games.engine.common import Event
+from games.engine.common import Event, OutOfTurn, RuleViolation
 from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
 from games.services.rounds import RoundRefused, limits_in_force
 from payouts.models import CENT, Account, AccountKind, TransactionKind
@@ -76,6 +77,7 @@ def join(
         if taken.filter(number=seat).exists():
             raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
         seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
+        live.table_changed(table.pk)
         post_transactions(
             [
                 Transfer(
@@ -116,6 +118,7 @@ def cash_out(seating: Seat, *, by: User | None) -> None:
     seating.status = SeatStatus.LEFT
     seating.left_at = timezone.now()
     seating.save(update_fields=["chips", "status", "left_at"])
+    live.table_changed(table.pk)
 
 
 def ready_seats(table: Table) -> list[Seat]:
@@ -209,6 +212,7 @@ def record(round_: Round, events: Sequence[Event], *, actor: User | None) -> Non
         for n, event in enumerate(events)
     )
     round_.history_length = start + len(events)
+    live.table_changed(round_.table_id)
 
 
 def settle(round_: Round, fields: Sequence[str]) -> None:
@@ -342,3 +346,16 @@ def after_events(
         if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating.number):
             cash_out(seating, by=None)
     carry_on(round_, hand, actor=actor)
+
+
+def refusal(violation: RuleViolation, seats: Sequence[int]) -> RoundRefused:
+    """The engine's refusal for the player, with the table's seat numbers (``seats`` maps the
+    engine's seats to the table's)."""
+    if isinstance(violation, OutOfTurn):
+        return RoundRefused(
+            f"seat {seats[violation.to_act]} {violation.verb} now, "
+            f"not seat {seats[violation.acting]}",
+            field=violation.field,
+            rule=violation.rule,
+        )
+    return RoundRefused(violation.message, field=violation.field, rule=violation.rule)

@@ -245,7 +245,7 @@ def _apply(round_: Round, hand: Hand, action: Action, *, actor: User | None) -> 
     try:
         state, events = stud.apply(hand.state, action)
     except RuleViolation as refused:
-        raise RoundRefused(refused.message, field=refused.field, rule=refused.rule) from None
+        raise peer_tables.refusal(refused, hand.seats) from None
     _after_events(round_, Hand(state, hand.seats, hand.players), events, actor=actor)
 
 

@@ -18,8 +18,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page
 
-# Playwright's sync API keeps an event loop running in the test thread; the ORM calls a test
-# makes between page actions are still synchronous and safe.
+# Playwright's sync API keeps an event loop running in the test thread for the whole session;
+# the ORM calls a test makes between page actions are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 SCREENSHOT_DIR = Path(os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots"))
@@ -53,6 +53,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1280, "height": 860}}
+
+
+@pytest.fixture(autouse=True)
+def static_files_by_name(settings) -> None:
+    """pytest-django's live server serves static files through Django's finders, which know
+    them by their own names, not by the manifest's fingerprinted ones."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
 
 @pytest.fixture

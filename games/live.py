@@ -1,0 +1,78 @@
+"""Live tables: "table N changed" notices over Redis pub/sub, streamed to pages as server-sent
+events.
+
+The services call ``table_changed`` where a round or a seat changes; the notice goes out only
+once the change is committed, so a page that re-fetches the table's JSON on a notice sees it.
+A notice carries no cards or amounts: what a viewer may see is decided by the API alone.
+Redis being down loses notices, never a change: pages also re-fetch after their own actions
+and on a slow timer.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Iterator
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 15.0
+# A stream ends after this long so no server thread is held forever; EventSource reconnects.
+STREAM_SECONDS = 300.0
+
+
+def channel(table_id: int) -> str:
+    return f"casino:table:{table_id}"
+
+
+@functools.lru_cache(maxsize=4)
+def _redis(url: str) -> redis.Redis:
+    """One client (and connection pool) per Redis URL for the process. Short timeouts: a request
+    that commits a change must not wait on a Redis that is down or stuck."""
+    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+
+
+def table_changed(table_id: int) -> None:
+    """Tell the table's watchers, once the current transaction commits, that it changed."""
+    transaction.on_commit(lambda: _publish(table_id))
+
+
+def _publish(table_id: int) -> None:
+    try:
+        _redis(settings.REDIS_URL).publish(channel(table_id), "changed")
+    except redis.RedisError:
+        logger.info("live notice for table %s not sent: Redis unreachable", table_id)
+
+
+def stream(table_id: int, *, lifetime: float | None = None) -> Iterator[str]:
+    """Server-sent events for one table: ``event: changed`` on each notice, a comment line as a
+    heartbeat every ``HEARTBEAT_SECONDS``, and an end after ``lifetime`` seconds (default
+    ``STREAM_SECONDS``)."""
+    # Reconnect after 3 s when the stream ends; a page whose Redis is down falls back to its timer.
+    yield "retry: 3000\n\n"
+    pubsub = _redis(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    try:
+        pubsub.subscribe(channel(table_id))
+    except redis.RedisError:
+        pubsub.close()
+        yield "event: unavailable\ndata: {}\n\n"
+        return
+    try:
+        deadline = time.monotonic() + (STREAM_SECONDS if lifetime is None else lifetime)
+        beat = time.monotonic() + HEARTBEAT_SECONDS
+        while (now := time.monotonic()) < deadline:
+            message = pubsub.get_message(timeout=max(0.0, min(beat, deadline) - now))
+            if message is not None and message["type"] == "message":
+                yield f'event: changed\ndata: {{"table": {table_id}}}\n\n'
+            elif time.monotonic() >= beat:
+                yield ": heartbeat\n\n"
+                beat = time.monotonic() + HEARTBEAT_SECONDS
+    except redis.RedisError:
+        yield "event: unavailable\ndata: {}\n\n"
+    finally:
+        pubsub.close()  # gives its connection back to the pool

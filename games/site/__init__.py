@@ -1,0 +1,1 @@
+"""The players' pages: sign-in, lobby, wallet, game recall and the web tables."""

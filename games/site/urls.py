@@ -1,0 +1,27 @@
+"""The players' pages, under /play/, and sign-in and sign-out under /accounts/."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+app_name = "play"
+
+urlpatterns = [
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(
+            template_name="play/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("play/", views.lobby, name="lobby"),
+    path("play/wallet/", views.wallet, name="wallet"),
+    path("play/recall/", views.recall, name="recall"),
+    path("play/recall/joker-draw/<int:pk>/", views.recall_round, name="recall-round"),
+    path("play/recall/<slug:game>/<int:pk>/", views.recall_hand, name="recall-hand"),
+    path("play/joker-draw/<int:pk>/", views.joker_draw_table, name="joker-draw"),
+    path("play/<slug:game>/<int:pk>/", views.peer_table, name="peer-table"),
+    path("play/tables/<int:pk>/events/", views.table_events, name="table-events"),
+]

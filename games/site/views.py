@@ -1,0 +1,193 @@
+"""The players' pages. They render what the selectors and the API's own serializers give; the
+tables themselves play through the JSON API from the page's script, so the page refuses
+exactly what the API refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+
+from casino.permissions import acting_user
+from games import live, selectors
+from games.drawmaha_serializers import hand_json as drawmaha_hand_json
+from games.models import Game, Table, TableLimits
+from games.round_serializers import round_json
+from games.serializers import TableSerializer
+from games.stud_serializers import hand_json as stud_hand_json
+from payouts import selectors as money
+from payouts.models import Currency
+
+# The peer games by the name they have in page addresses and in the API's.
+PEER_GAMES = {"stud": Game.SEVEN_CARD_STUD, "drawmaha": Game.DRAWMAHA}
+RECALL_SIZE = 20
+WALLET_ENTRIES = 50
+
+
+def _table(request: HttpRequest, pk: int, game: str) -> tuple[Table, TableLimits]:
+    table = selectors.tables_for(request.user, game=game).filter(pk=pk).first()
+    limits = table.active_limits() if table else None
+    if table is None or limits is None:
+        raise Http404("No such table.")
+    return table, limits
+
+
+def _limits_shown(table: Table) -> list[tuple[str, Any]]:
+    """The limits in force as the API shows them, labelled for people."""
+    limits = TableSerializer(table).data["limits"]
+    return [(name.replace("_", " "), value) for name, value in limits.items()]
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    tables = list(selectors.tables_for(request.user))
+    games = [
+        {
+            "label": label,
+            "game": game,
+            "tables": [
+                {"table": table, "limits": _limits_shown(table)}
+                for table in tables
+                if table.game == game
+            ],
+        }
+        for game, label in Game.choices
+    ]
+    return render(request, "play/lobby.html", {"games": games})
+
+
+@login_required
+def wallet(request: HttpRequest) -> HttpResponse:
+    user = acting_user(request)
+    currency = request.GET.get("currency", Currency.USD)
+    if currency not in Currency.values:
+        raise Http404(f"No wallet currency {currency!r}.")
+    return render(
+        request,
+        "play/wallet.html",
+        {
+            "wallets": money.wallets_of(user),
+            "currency": currency,
+            "entries": money.wallet_entries(user, currency)[:WALLET_ENTRIES],
+        },
+    )
+
+
+@login_required
+def recall(request: HttpRequest) -> HttpResponse:
+    """The player's last rounds and hands (staff and auditors: everyone's)."""
+    return render(
+        request,
+        "play/recall.html",
+        {
+            "rounds": selectors.rounds_for(request.user, game=Game.JOKER_DRAW)[:RECALL_SIZE],
+            "stud_hands": selectors.rounds_for(request.user, game=Game.SEVEN_CARD_STUD)[
+                :RECALL_SIZE
+            ],
+            "drawmaha_hands": selectors.rounds_for(request.user, game=Game.DRAWMAHA)[:RECALL_SIZE],
+        },
+    )
+
+
+@login_required
+def recall_round(request: HttpRequest, pk: int) -> HttpResponse:
+    """One joker draw round with every card and amount; once settled, its seeds and the cards'
+    deck positions for the page to verify the shuffle (FS-7)."""
+    round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
+    if round_ is None:
+        raise Http404("No such round.")
+    dealt = [{"position": p, "card": c} for p, c in selectors.dealt_cards(round_)]
+    return render(
+        request,
+        "play/recall_round.html",
+        {
+            "round": round_,
+            "round_json": round_json(round_, request.user),
+            "dealt": dealt,
+            "reshuffles": [],  # a joker draw round is dealt from one shuffle (JD-1)
+        },
+    )
+
+
+@login_required
+def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
+    """One stud or Drawmaha hand: what the commitment publishes while it is played; once it is
+    over, its whole history and every card's shuffle and deck position, to verify (FS-7)."""
+    if game not in PEER_GAMES:
+        raise Http404("No such game.")
+    hand = selectors.rounds_for(request.user, game=PEER_GAMES[game]).filter(pk=pk).first()
+    if hand is None:
+        raise Http404("No such hand.")
+    shown = stud_hand_json(hand) if game == "stud" else drawmaha_hand_json(hand)
+    dealt, reshuffles = selectors.peer_dealt_cards(hand)
+    return render(
+        request,
+        "play/recall_hand.html",
+        {
+            "hand": hand,
+            "hand_json": shown,
+            "game": game,
+            "label": Game(PEER_GAMES[game]).label,
+            "dealt": dealt,
+            "reshuffles": reshuffles,
+        },
+    )
+
+
+@login_required
+def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
+    table, limits = _table(request, pk, Game.JOKER_DRAW)
+    return render(
+        request,
+        "play/joker_draw.html",
+        {
+            "table": table,
+            "limits": limits,
+            "limits_shown": _limits_shown(table),
+            "boxes": range(1, (limits.boxes_per_round or 1) + 1),
+        },
+    )
+
+
+@login_required
+def peer_table(request: HttpRequest, game: str, pk: int) -> HttpResponse:
+    if game not in PEER_GAMES:
+        raise Http404("No such game.")
+    table, limits = _table(request, pk, PEER_GAMES[game])
+    return render(
+        request,
+        "play/peer_table.html",
+        {
+            "table": table,
+            "limits": limits,
+            "limits_shown": _limits_shown(table),
+            "game": game,
+            "label": table.get_game_display(),
+        },
+    )
+
+
+@login_required
+def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """Server-sent events: a notice each time the table changes; the page then re-fetches the
+    table from the API, which decides what this viewer may see."""
+    if not selectors.tables_for(request.user).filter(pk=pk).exists():
+        raise Http404("No such table.")
+    response = StreamingHttpResponse(
+        _without_database(live.stream(pk)), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the notices back
+    return response
+
+
+def _without_database(events: Iterator[str]) -> Iterator[str]:
+    """A stream lasts minutes and needs no database: its thread gives the connection back
+    first (inside a transaction, as in a test, it keeps it)."""
+    if not connection.in_atomic_block:
+        connection.close()
+    yield from events

@@ -1,0 +1,1 @@
+"""The pit staff's and auditors' screens, beyond the admin."""

@@ -1,0 +1,143 @@
+"""Forms of the staff screens: checked here for shape, by the services for the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, cast
+
+from django import forms
+from django.contrib.auth.models import User
+from django.forms.models import fields_for_model
+
+from games.engine.hands import CATEGORIES
+from games.limits import GAME_FIELDS
+from games.models import Game, Table, TableLimits, TableStatus
+from payouts.models import MONEY_DIGITS, MONEY_PLACES, Paytable, PaytableCategory, PaytableKind
+
+REASON_HELP = "Why (kept in the history)."
+
+
+def add_refusal(form: forms.Form, errors: Mapping[str, str]) -> None:
+    """A service's refusal on the form: under the field it names, else above the form."""
+    for field, message in errors.items():
+        form.add_error(field if field in form.fields else None, message)
+
+
+class PayoutFilterForm(forms.Form):
+    """The payouts review's filters; every one optional, each checked on its own."""
+
+    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    table = forms.ModelChoiceField(
+        Table.objects.filter(game=Game.JOKER_DRAW).order_by("name"), required=False
+    )
+    player = forms.CharField(required=False, max_length=150, help_text="A player's username.")
+    category = forms.ChoiceField(
+        required=False,
+        choices=[("", "any hand")] + [(c, c.replace("_", " ")) for c in CATEGORIES],
+    )
+    min_amount = forms.DecimalField(
+        required=False, max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES
+    )
+    max_amount = forms.DecimalField(
+        required=False, max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES
+    )
+
+    def clean_player(self) -> User | None:
+        username = self.cleaned_data["player"].strip()
+        if not username:
+            return None
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(f"No player is called {username!r}.")
+        return user
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
+            self.add_error("date_to", "date_to must not be before date_from.")
+        low, high = data.get("min_amount"), data.get("max_amount")
+        if low is not None and high is not None and high < low:
+            self.add_error("max_amount", "max_amount must not be below min_amount.")
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """The cleaned filters as the selector's keyword arguments."""
+        return {name: self.cleaned_data.get(name) for name in self.fields} | {
+            "category": self.cleaned_data.get("category") or ""
+        }
+
+
+class TableStatusForm(forms.Form):
+    status = forms.ChoiceField(choices=TableStatus.choices)
+    reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
+    )
+
+
+def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Form:
+    """A proposal of limits for ``table``: its game's fields, prefilled with those in force."""
+    names = GAME_FIELDS[table.game]
+    form = forms.Form(data=data)
+    form.fields.update(fields_for_model(TableLimits, fields=names))
+    form.fields["reason"] = forms.CharField(max_length=500, help_text=REASON_HELP)
+    for name, kind in (("bet_paytable", PaytableKind.BET), ("bonus_paytable", PaytableKind.BONUS)):
+        if name in form.fields:
+            field = cast(forms.ModelChoiceField, form.fields[name])  # a foreign key's field
+            field.queryset = Paytable.objects.filter(kind=kind)
+    current = table.active_limits()
+    if current is not None:
+        form.initial = {name: getattr(current, name) for name in names}
+    return form
+
+
+class PaytableVersionForm(forms.Form):
+    """A new paytable version: the odds of each line as "numerator:denominator" (or a whole
+    number, N:1); a line left empty is not paid."""
+
+    reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+
+    def __init__(self, *args: Any, paytable: Paytable, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = paytable.active_version()
+        odds = current.odds() if current is not None else {}
+        for category, label in PaytableCategory.choices:
+            ratio = odds.get(category)
+            self.fields[category] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=20,
+                initial=f"{ratio.numerator}:{ratio.denominator}" if ratio else "",
+            )
+
+    def lines(self) -> dict[str, Fraction]:
+        return {
+            category: self.cleaned_data[category]
+            for category in PaytableCategory.values
+            if self.cleaned_data.get(category) is not None
+        }
+
+    def _clean_odds(self, category: str) -> Fraction | None:
+        text = self.cleaned_data.get(category, "").strip()
+        if not text:
+            return None
+        numerator, _, denominator = text.partition(":")
+        if not (numerator.isdigit() and (denominator or "1").isdigit()):
+            raise forms.ValidationError(f"{text!r}: odds are written like 5:1 or 3:2 (JD-14).")
+        if int(numerator) == 0 or int(denominator or "1") == 0:
+            raise forms.ValidationError("Odds must be above zero (JD-14).")
+        return Fraction(int(numerator), int(denominator or "1"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for category in PaytableCategory.values:
+            try:
+                data[category] = self._clean_odds(category)
+            except forms.ValidationError as error:
+                self.add_error(category, error)
+        return data

@@ -1,0 +1,26 @@
+"""The staff screens, under /staff/."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "staff"
+
+urlpatterns = [
+    path("", views.live, name="live"),
+    path("live/tables/", views.live_fragment, name="live-fragment"),
+    path("tables/<int:pk>/status/", views.table_status, name="table-status"),
+    path("rounds/<int:pk>/", views.round_detail, name="round"),
+    path("rounds/<int:pk>/void/", views.void, name="void-round"),
+    path("limits/", views.limits, name="limits"),
+    path("limits/tables/<int:pk>/propose/", views.propose_limits, name="propose-limits"),
+    path("limits/<int:pk>/approve/", views.approve_limits, name="approve-limits"),
+    path("paytables/", views.paytables, name="paytables"),
+    path("paytables/<int:pk>/propose/", views.propose_paytable, name="propose-paytable"),
+    path("paytables/versions/<int:pk>/approve/", views.approve_paytable, name="approve-paytable"),
+    path("payouts/", views.payouts, name="payouts"),
+    path("payouts.csv", views.payouts_csv, name="payouts-csv"),
+    path("ledger/", views.ledger, name="ledger"),
+    path("rtp/", views.rtp, name="rtp"),
+    path("rtp/chart.png", views.rtp_chart, name="rtp-chart"),
+]

@@ -1,0 +1,435 @@
+"""The pit staff's screens (the live tables, opening and closing, voiding a round, limits and
+paytables) and the auditors' (payouts review with its CSV export, round detail with the
+replay check, ledger reconciliation).
+
+Views stay thin: reads go through the selectors, every change through the services, whose
+refusals are shown on the form that caused them (a 4xx naming the field and the rule).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.permissions import acting_user
+from games.engine import fairness
+from games.limits import GAME_FIELDS
+from games.models import BoxSettlement, Round, RoundStatus, Table, TableLimits
+from games.replay import replay_round
+from games.selectors import box_settlements, live_tables, round_ledger_entries
+from games.services import tables as table_services
+from games.services.voids import void_round
+from payouts.models import AccountKind, ChangeStatus, Paytable, PaytableVersion
+from payouts.rtp import rtp_comparison_png
+from payouts.selectors import (
+    check_ledger,
+    latest_rtp_observations,
+    ledger_snapshot,
+    recent_ledger_reports,
+    rtp_alerts,
+    trial_balance,
+)
+from payouts.services import ChangeRefused, propose_paytable_version
+
+from .forms import (
+    PayoutFilterForm,
+    PaytableVersionForm,
+    TableStatusForm,
+    VoidForm,
+    add_refusal,
+    limits_form,
+)
+
+# What each screen needs, from the roles' permissions (casino.roles).
+RUN_THE_PIT = "games.open_close_table"
+VOID_ROUNDS = "games.void_round"
+PROPOSE_LIMITS, APPROVE_LIMITS = "games.add_tablelimits", "games.approve_tablelimits"
+PROPOSE_PAYTABLES = "payouts.add_paytableversion"
+APPROVE_PAYTABLES = "payouts.approve_paytableversion"
+REVIEW_PAYOUTS = "games.view_boxsettlement"
+READ_ROUNDS = ("games.view_round", "games.view_roundevent")
+READ_LEDGER = ("payouts.view_account", "payouts.view_ledgerentry")
+
+PAYOUTS_PER_PAGE = 50
+View = Callable[..., HttpResponseBase]
+
+
+def requires(*perms: str) -> Callable[[View], View]:
+    """Anonymous visitors are sent to sign in; signed-in users without the permissions get 403."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        @login_required
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if not request.user.has_perms(perms):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return guarded
+
+    return decorate
+
+
+# The pit: live tables, open and close, void -----------------------------------------------------
+
+
+@require_GET
+@requires(RUN_THE_PIT)
+def live(request: HttpRequest) -> HttpResponse:
+    return _live_page(request, TableStatusForm())
+
+
+@require_GET
+@requires(RUN_THE_PIT)
+def live_fragment(request: HttpRequest) -> HttpResponse:
+    """The tables alone, which the live page fetches every few seconds and swaps in."""
+    return render(request, "staff/_live_tables.html", {"tables": live_tables()})
+
+
+@require_POST
+@requires(RUN_THE_PIT)
+def table_status(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    form = TableStatusForm(request.POST)
+    if form.is_valid():
+        try:
+            table_services.set_table_status(
+                table,
+                status=form.cleaned_data["status"],
+                by=acting_user(request),
+                reason=form.cleaned_data["reason"],
+            )
+        except ChangeRefused as refused:
+            add_refusal(form, refused.errors)
+        else:
+            messages.success(request, f"{table} is {form.cleaned_data['status']}.")
+            return redirect("staff:live")
+    return _live_page(request, form, failed=table, status=400)
+
+
+def _live_page(
+    request: HttpRequest, form: TableStatusForm, *, failed: Table | None = None, status: int = 200
+) -> HttpResponse:
+    context = {"tables": live_tables(), "status_form": form, "failed": failed}
+    return render(request, "staff/live.html", context, status=status)
+
+
+@require_POST
+@requires(VOID_ROUNDS, *READ_ROUNDS)
+def void(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, pk=pk)
+    form = VoidForm(request.POST)
+    if form.is_valid():
+        try:
+            void_round(round_, by=acting_user(request), reason=form.cleaned_data["reason"])
+        except ChangeRefused as refused:
+            add_refusal(form, refused.errors)
+            return _round_page(
+                request, round_, form, status=409 if "round" in refused.errors else 400
+            )
+        messages.success(request, f"{round_} is voided; its stakes are returned.")
+        return redirect("staff:round", pk=round_.pk)
+    return _round_page(request, round_, form, status=400)
+
+
+# Round detail ----------------------------------------------------------------------------------
+
+
+@require_GET
+@requires(*READ_ROUNDS)
+def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _round_page(request, get_object_or_404(Round, pk=pk), VoidForm())
+
+
+def _round_page(
+    request: HttpRequest, round_: Round, void_form: VoidForm, *, status: int = 200
+) -> HttpResponse:
+    """The round's history, cards, payouts and ledger entries, and whether its replay and its
+    commitment check out. A round still being played shows no cards and no seed (FS-7)."""
+    round_ = Round.objects.select_related(
+        "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
+    ).get(pk=round_.pk)
+    over = round_.status != RoundStatus.DECIDING
+    context = {
+        "round": round_,
+        "over": over,
+        # The facts as JSON, as the hand history stores them.
+        "events": [
+            (event, json.dumps(event.data)) for event in round_.events.select_related("actor")
+        ]
+        if over
+        else [],
+        "settlements": BoxSettlement.objects.filter(round=round_).order_by("box"),
+        "entries": round_ledger_entries(round_),
+        "commitment_ok": over and fairness.commitment(round_.server_seed) == round_.commitment,
+        "replay": replay_round(round_) if round_.status == RoundStatus.SETTLED else None,
+        "void_form": void_form,
+        "may_void": round_.status == RoundStatus.DECIDING and request.user.has_perm(VOID_ROUNDS),
+    }
+    return render(request, "staff/round.html", context, status=status)
+
+
+# Limits ----------------------------------------------------------------------------------------
+
+
+@require_GET
+@requires(PROPOSE_LIMITS)
+def limits(request: HttpRequest) -> HttpResponse:
+    return _limits_page(request)
+
+
+def _limits_page(
+    request: HttpRequest, refused: TableLimits | None = None, errors: Iterable[str] = ()
+) -> HttpResponse:
+    drafts = TableLimits.objects.filter(status=ChangeStatus.DRAFT).select_related(
+        "proposed_by", "bet_paytable", "bonus_paytable"
+    )
+    by_table: dict[int, list[TableLimits]] = {}
+    for draft in drafts.order_by("table_id", "number"):
+        by_table.setdefault(draft.table_id, []).append(draft)
+    rows = []
+    for table in Table.objects.order_by("game", "currency", "name"):
+        # One column per version (in force, then the drafts), one row per limit of the game.
+        in_force = table.active_limits()
+        versions = ([in_force] if in_force else []) + by_table.get(table.pk, [])
+        fields = [
+            (name, [getattr(version, name) for version in versions])
+            for name in GAME_FIELDS[table.game]
+        ]
+        rows.append({"table": table, "versions": versions, "fields": fields})
+    context = {"rows": rows, "refused": refused, "errors": list(errors)}
+    return render(request, "staff/limits.html", context, status=400 if refused else 200)
+
+
+@requires(PROPOSE_LIMITS)
+def propose_limits(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    form = limits_form(table, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        values = {name: form.cleaned_data.get(name) for name in GAME_FIELDS[table.game]}
+        try:
+            proposed = table_services.propose_limits(
+                table=table,
+                values=values,
+                reason=form.cleaned_data["reason"],
+                by=acting_user(request),
+            )
+        except ChangeRefused as refused:
+            add_refusal(form, refused.errors)
+        else:
+            messages.success(request, f"{proposed} proposed; another pit staff member approves it.")
+            return redirect("staff:limits")
+    status = 400 if form.is_bound else 200
+    return render(
+        request, "staff/propose_limits.html", {"table": table, "form": form}, status=status
+    )
+
+
+@require_POST
+@requires(APPROVE_LIMITS)
+def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
+    draft = get_object_or_404(TableLimits, pk=pk)
+    try:
+        table_services.approve_limits(draft, by=acting_user(request))
+    except ChangeRefused as refused:
+        return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+    messages.success(request, f"{draft} approved: in force now.")
+    return redirect("staff:limits")
+
+
+# Paytables -------------------------------------------------------------------------------------
+
+
+@require_GET
+@requires(PROPOSE_PAYTABLES)
+def paytables(request: HttpRequest) -> HttpResponse:
+    return _paytables_page(request)
+
+
+def _paytables_page(
+    request: HttpRequest, refused: PaytableVersion | None = None, errors: Iterable[str] = ()
+) -> HttpResponse:
+    versions = PaytableVersion.objects.select_related(
+        "proposed_by", "approved_by"
+    ).prefetch_related("lines")
+    rows = []
+    for paytable in Paytable.objects.order_by("kind", "name"):
+        mine = [v for v in versions.filter(paytable=paytable).order_by("-number")]
+        in_force = next((v for v in mine if v.status == ChangeStatus.APPROVED), None)
+        drafts = [v for v in mine if v.status == ChangeStatus.DRAFT]
+        rows.append({"paytable": paytable, "in_force": in_force, "drafts": drafts})
+    context = {"rows": rows, "refused": refused, "errors": list(errors)}
+    return render(request, "staff/paytables.html", context, status=400 if refused else 200)
+
+
+@requires(PROPOSE_PAYTABLES)
+def propose_paytable(request: HttpRequest, pk: int) -> HttpResponse:
+    paytable = get_object_or_404(Paytable, pk=pk)
+    data = request.POST if request.method == "POST" else None
+    form = PaytableVersionForm(data, paytable=paytable)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = propose_paytable_version(
+                paytable=paytable,
+                lines=form.lines(),
+                reason=form.cleaned_data["reason"],
+                by=acting_user(request),
+            )
+        except ChangeRefused as refused:
+            add_refusal(form, refused.errors)
+        else:
+            messages.success(request, f"{version} proposed; another pit staff member approves it.")
+            return redirect("staff:paytables")
+    status = 400 if form.is_bound else 200
+    context = {"paytable": paytable, "form": form}
+    return render(request, "staff/propose_paytable.html", context, status=status)
+
+
+@require_POST
+@requires(APPROVE_PAYTABLES)
+def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
+    draft = get_object_or_404(PaytableVersion, pk=pk)
+    try:
+        table_services.approve_paytable_version(draft, by=acting_user(request))
+    except ChangeRefused as refused:
+        return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+    messages.success(request, f"{draft} approved: in force now.")
+    return redirect("staff:paytables")
+
+
+# Auditors: payouts review, ledger reconciliation ---------------------------------------------
+
+
+@require_GET
+@requires(REVIEW_PAYOUTS)
+def payouts(request: HttpRequest) -> HttpResponse:
+    form = PayoutFilterForm(request.GET or None)
+    if form.is_bound and not form.is_valid():
+        return render(request, "staff/payouts.html", {"form": form}, status=400)
+    filters = form.filters() if form.is_bound else {}
+    page = Paginator(box_settlements(**filters), PAYOUTS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "csv_url": f"{reverse('staff:payouts-csv')}?{query.urlencode()}",
+    }
+    return render(request, "staff/payouts.html", context)
+
+
+CSV_COLUMNS = (
+    "round", "box", "table", "player", "currency", "settled_at", "status", "initial_cards",
+    "final_cards", "category", "hand", "dealer_cards", "dealer_qualifies", "bet_paytable_version",
+    "bet_line", "bonus_paytable_version", "bonus_line", "ante_staked", "bet_staked",
+    "bonus_staked", "ante_result", "bet_result", "bonus_result", "total_result",
+)  # fmt: skip
+
+
+def csv_row(box: BoxSettlement) -> list[str]:
+    """One settled box as the CSV writes it: money as strings with two places."""
+    return [
+        str(box.round_id), str(box.box), box.table.name, box.player.username, box.currency,
+        box.settled_at.isoformat(), box.status, box.initial_cards, box.final_cards, box.category,
+        box.hand, box.dealer_cards, "yes" if box.dealer_qualifies else "no",
+        str(box.bet_paytable_version), box.bet_line,
+        str(box.bonus_paytable_version) if box.bonus_paytable_version else "", box.bonus_line,
+        *(f"{amount:.2f}" for amount in (
+            box.ante_staked, box.bet_staked, box.bonus_staked, box.ante_result, box.bet_result,
+            box.bonus_result, box.total_result,
+        )),
+    ]  # fmt: skip
+
+
+class _Echo:
+    """csv.writer writes to this and gets the line back, to stream it."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+@require_GET
+@requires(REVIEW_PAYOUTS)
+def payouts_csv(request: HttpRequest) -> HttpResponseBase:
+    """Exactly the filtered set of the payouts review, streamed."""
+    form = PayoutFilterForm(request.GET)
+    if not form.is_valid():
+        errors = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in form.errors.items())
+        return HttpResponse(errors, status=400, content_type="text/plain; charset=utf-8")
+    writer = csv.writer(_Echo())
+
+    def lines() -> Iterator[str]:
+        yield writer.writerow(CSV_COLUMNS)
+        for box in box_settlements(**form.filters()).iterator(chunk_size=500):
+            yield writer.writerow(csv_row(box))
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="payouts.csv"'
+    return response
+
+
+@require_GET
+@requires(*READ_LEDGER)
+def ledger(request: HttpRequest) -> HttpResponse:
+    """The trial balance per currency, which must total zero, and the ledger's invariants."""
+    with ledger_snapshot():
+        check = check_ledger()
+        balance = trial_balance()
+    kinds = {
+        currency: [
+            (AccountKind(kind).label, Decimal(amount))
+            for kind, amount in rows.items()
+            if kind != "total"
+        ]
+        for currency, rows in balance.items()
+    }
+    totals = {currency: Decimal(rows["total"]) for currency, rows in balance.items()}
+    context = {
+        "check": check,
+        "kinds": kinds,
+        "totals": totals,
+        "entry_totals": check.totals_by_currency,
+        "problems": check.findings(),
+        "reports": recent_ledger_reports(),
+    }
+    return render(request, "staff/ledger.html", context)
+
+
+# Actual against theoretical RTP ---------------------------------------------------------------
+
+READ_RTP = ("payouts.view_rtpobservation", "payouts.view_rtprun")
+
+
+@require_GET
+@requires(*READ_RTP)
+def rtp(request: HttpRequest) -> HttpResponse:
+    """The newest actual RTP of every table and paytable version beside its theoretical figure,
+    alerts in red, and the chart of both."""
+    context = {
+        "observations": latest_rtp_observations(),
+        "alerts": rtp_alerts(),
+        "min_boxes": settings.RTP_OBSERVATION_MIN_BOXES,
+    }
+    return render(request, "staff/rtp.html", context)
+
+
+@require_GET
+@requires(*READ_RTP)
+def rtp_chart(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(rtp_comparison_png(latest_rtp_observations()), content_type="image/png")

@@ -7,8 +7,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
+
+from casino.roles import PLAYER
 
 
 def HasModelPermission(perm: str) -> type[BasePermission]:
@@ -22,6 +24,19 @@ def HasModelPermission(perm: str) -> type[BasePermission]:
 
     _HasPermission.__name__ = f"Has_{perm.replace('.', '_')}"
     return _HasPermission
+
+
+class _PlaysAtTables(BasePermission):
+    message = "Only players play at the tables: staff and auditors stake no money."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return request.user.groups.filter(name=PLAYER).exists()
+
+
+# The game endpoints: anyone signed in reads (as the selectors allow), only players act.
+PLAYERS_ACT = (IsAuthenticated, _PlaysAtTables)
 
 
 def acting_user(request: HttpRequest) -> User:

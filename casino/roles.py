@@ -30,9 +30,16 @@ _AUDITED_MODELS = (
     "payouts.paytable",
     "payouts.paytableversion",
     "payouts.paytableline",
+    "payouts.rtprun",
+    "payouts.rtpobservation",
+    "payouts.reconciliationreport",
     "pghistory.events",
     "pghistory.context",
 )
+
+# Permissions no model declares (one in a model's Meta would need a migration): created
+# with the groups. Voiding a round returns its stakes (games.services.voids).
+EXTRA_PERMISSIONS = {"games.round.void_round": "Can void a round in progress"}
 
 ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
     PLAYER: (),
@@ -41,11 +48,13 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
         *(f"{model}.view" for model in _AUDITED_MODELS),
         "games.table.add",
         "games.table.open_close_table",
+        "games.round.void_round",
         "games.tablelimits.add",
         "games.tablelimits.approve_tablelimits",
         "payouts.paytable.add",
         "payouts.paytableversion.add",
         "payouts.paytableversion.approve_paytableversion",
+        "payouts.rtprun.add",
         "payouts.paytableline.add",
         "payouts.paytableline.change",
         "payouts.paytableline.delete",
@@ -70,11 +79,19 @@ def sync_role_groups(sender: Any, **_: Any) -> None:
     """
     from django.apps import apps
     from django.contrib.auth.models import Group, Permission
+    from django.contrib.contenttypes.models import ContentType
 
     apps_with_models = [config for config in apps.get_app_configs() if config.models_module]
     if sender is not apps_with_models[-1]:
         return
 
+    for spec, name in EXTRA_PERMISSIONS.items():
+        app_label, model, codename = spec.split(".")
+        Permission.objects.get_or_create(
+            content_type=ContentType.objects.get_by_natural_key(app_label, model),
+            codename=codename,
+            defaults={"name": name},
+        )
     for role in ALL_ROLES:
         group = Group.objects.get_or_create(name=role)[0]
         wanted = [_codename(spec) for spec in ROLE_PERMISSIONS[role]]

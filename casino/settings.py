@@ -7,6 +7,7 @@ must be given, or the process refuses to start.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -33,6 +34,9 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
+# The sign-in throttles count here; every web process must share it in production
+# (e.g. CACHE_URL=redis://host:6379/1, a database apart from Celery's).
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -62,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "casino.throttling.LoginFormThrottleMiddleware",
     # Every change made through a request is stored with its user and URL (pghistory).
     "pghistory.middleware.HistoryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -108,7 +113,15 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "play:login"
+LOGIN_REDIRECT_URL = "play:lobby"
+LOGOUT_REDIRECT_URL = "play:login"
+# Sign-in throttling (casino.throttling): API token logins per address and user name, and
+# failed attempts at the login forms before they answer 429 for the window (seconds).
+LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="10/min")
+LOGIN_FORM_MAX_FAILURES = env.int("LOGIN_FORM_MAX_FAILURES", default=5)
+LOGIN_FORM_FAILURE_WINDOW = env.int("LOGIN_FORM_FAILURE_WINDOW", default=900)
+LOGIN_FORM_VIEWS = ("admin:login", "play:login")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -144,18 +157,52 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # the next touch of a round catch what a lost timer misses.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1}
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
+    # A task stays unacknowledged in Redis until it ends (acks late). If its worker process
+    # dies, the worker requeues it at once (reject on worker lost); if the whole worker dies,
+    # Redis hands it out again once this many seconds have passed since delivery. It must
+    # exceed the longest countdown (timers wait in the worker until due) and the longest task,
+    # or a live worker's task would be handed out twice. Tasks are idempotent either way.
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+}
 # The short pause between stud or Drawmaha hands (and after a player sits down), so players
 # can follow.
 STUD_HAND_PAUSE_SECONDS = env.int("STUD_HAND_PAUSE_SECONDS", default=5)
 DRAWMAHA_HAND_PAUSE_SECONDS = env.int("DRAWMAHA_HAND_PAUSE_SECONDS", default=5)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-rounds": {"task": "games.tasks.sweep_overdue_rounds", "schedule": 15.0},
+    "nightly-ledger-report": {
+        "task": "payouts.tasks.nightly_ledger_report",
+        "schedule": crontab(hour=3, minute=0),
+    },
+    "nightly-rtp-observation": {
+        "task": "games.tasks.observe_rtp",
+        "schedule": crontab(hour=3, minute=30),
+    },
 }
+
+# The RTP laboratory (payouts.rtp): rounds per chunk a worker simulates at once, the fewest
+# rounds a run needs before its RTP may approve a paytable, and the bands paytables must return
+# within when no table that uses them sets its own (percent).
+RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
+RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=1_000_000)
+RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.50"), "bonus": ("85.00", "99.50")}
+# Fewer settled boxes than this on a paytable version raise no RTP alert: too few to judge.
+RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+    # HTTPS only. The redirect is off by default for a TLS proxy that redirects by itself;
+    # SECURE_PROXY_SSL_HEADER=true trusts that proxy's X-Forwarded-Proto.
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+    if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 
 LOGGING = {
     "version": 1,

@@ -3,15 +3,20 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
 
+from casino.throttling import TokenLoginThrottle
 from games import api as games_api
 from games import drawmaha_api, round_api, stud_api
 from games import views as game_views
 from payouts import api as payouts_api
 
 api_v1 = [
-    path("auth/token/", obtain_auth_token, name="token"),
+    path(
+        "auth/token/",
+        ObtainAuthToken.as_view(throttle_classes=[TokenLoginThrottle]),
+        name="token",
+    ),
     path("wallets/", payouts_api.WalletList.as_view(), name="wallets"),
     path(
         "wallets/<str:currency>/transactions/",
@@ -75,6 +80,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include(api_v1)),
+    path("staff/", include("games.staff.urls")),
+    path("", include("games.site.urls")),
 ]
 
 admin.site.site_header = "Casino back office"

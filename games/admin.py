@@ -123,7 +123,8 @@ class TableLimitsForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["reason"].help_text = "Why the limits change (kept in the history)."
+        if "reason" in self.fields:  # a version's page is read-only: no fields then
+            self.fields["reason"].help_text = "Why the limits change (kept in the history)."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

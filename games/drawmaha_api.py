@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.permissions import acting_user
+from casino.permissions import PLAYERS_ACT, acting_user
 from games.engine import phh_drawmaha
 from payouts.idempotency import idempotent
 
@@ -48,6 +48,8 @@ class DrawmahaTable(APIView):
 
 
 class DrawmahaSeats(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         request=DrawmahaJoinSerializer,
         responses={201: dict},
@@ -70,6 +72,8 @@ class DrawmahaSeats(APIView):
 
 
 class DrawmahaLeave(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         request=None,
         responses={200: dict},
@@ -89,6 +93,8 @@ class DrawmahaLeave(APIView):
 
 
 class DrawmahaActions(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         request=DrawmahaActionSerializer,
         responses={200: dict},

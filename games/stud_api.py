@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.permissions import acting_user
+from casino.permissions import PLAYERS_ACT, acting_user
 from games.engine import phh
 from payouts.idempotency import idempotent
 
@@ -48,6 +48,8 @@ class StudTable(APIView):
 
 
 class StudSeats(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         request=JoinSerializer,
         responses={201: dict},
@@ -69,6 +71,8 @@ class StudSeats(APIView):
 
 
 class StudLeave(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         request=None,
         responses={200: dict},
@@ -87,6 +91,8 @@ class StudLeave(APIView):
 
 
 class StudActions(APIView):
+    permission_classes = PLAYERS_ACT
+
     @extend_schema(
         request=StudActionSerializer,
         responses={200: dict},

@@ -58,6 +58,10 @@ class AmountField(serializers.DecimalField):
         kwargs.setdefault("min_value", CENT)
         super().__init__(**kwargs)
 
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        # DRF reads "" as null where null is allowed; an empty string is no amount: refused.
+        return serializers.Field.validate_empty_values(self, data)
+
     def to_internal_value(self, data: Any) -> Decimal:
         if not isinstance(data, str) or not AMOUNT_PATTERN.fullmatch(data):
             self.fail("format")

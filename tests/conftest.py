@@ -6,21 +6,31 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.core.cache import cache
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games.limits import DEFAULT_LIMITS
 from games.models import Game, Table, TableStatus
+from games.services import joker_draw
 from games.services import tables as table_services
+from payouts import rtp
 from payouts.models import ChangeStatus, Paytable, PaytableVersion
-from payouts.services import fund_house
+from payouts.services import deposit, fund_house
+from tests.celery_worker import celery_worker  # noqa: F401 - a fixture for every test module
 
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings) -> None:
     # The real hasher is slow by design; tests create many users and check no hash strength.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles() -> None:
+    # Sign-in throttles count in the cache: one test's logins must not throttle the next's.
+    cache.clear()
 
 
 def make_user(username: str, role: str) -> User:
@@ -71,10 +81,16 @@ def api_client(user: User | None) -> APIClient:
     return client
 
 
+# Approval needs a computed RTP (JD-14); a short run is enough for tests of anything else.
+TEST_RTP_ROUNDS = 5_000
+
+
 @pytest.fixture
-def default_paytables(pit, pit2) -> dict[str, Paytable]:
+def default_paytables(pit, pit2, settings) -> dict[str, Paytable]:
+    settings.RTP_APPROVAL_MIN_ROUNDS = TEST_RTP_ROUNDS
     call_command("load_paytables", verbosity=0)
     for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT):
+        rtp.compute_now(version, seed=1)
         table_services.approve_paytable_version(version, by=pit2)
     return {p.kind: p for p in Paytable.objects.all()}
 
@@ -135,3 +151,22 @@ def drawmaha_table(pit, pit2, settings) -> Table:
     # Hands start as soon as two players have chips: no pause to wait out in tests.
     settings.DRAWMAHA_HAND_PAUSE_SECONDS = 0
     return make_drawmaha_table(pit, pit2)
+
+
+@pytest.fixture
+def settled_boxes(joker_table, pit) -> list[User]:
+    """Eight settled joker draw boxes of two players, ann and ben: folded and played to the end,
+    antes 0.30 to 2.40, each with a BONUS of 0.30."""
+    users = [make_user(name, PLAYER) for name in ("ann", "ben")]
+    for user in users:
+        deposit(player=user, currency="USD", amount=Decimal("100.00"), reason="cash", by=pit)
+    for n in range(8):
+        user = users[n % 2]
+        round_ = joker_draw.open_round(
+            player=user,
+            table=joker_table,
+            boxes=[joker_draw.BoxRequest(1, Decimal("0.30") * (n + 1), Decimal("0.30"))],
+        )
+        action = "fold" if n % 3 == 0 else "bet"
+        joker_draw.act(player=user, round_id=round_.pk, box=1, action=action)
+    return users

@@ -1,0 +1,81 @@
+"""Sign-in throttling: guessing passwords is slowed down per address and user name.
+
+The API's token login counts every attempt (a client logs in once and keeps its token); the
+site's and the admin's login forms count failed attempts only, so a player who signs in and
+out does not lock themselves out. Both keep their counters in the default cache (Redis in
+production, so every web process shares them) and take their limits from the settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+
+def _client_key(scope: str, address: str | None, username: object) -> str:
+    name = str(username or "").strip().lower()[:150]
+    digest = hashlib.sha256(f"{address}\n{name}".encode()).hexdigest()
+    return f"throttle:{scope}:{digest}"
+
+
+class TokenLoginThrottle(SimpleRateThrottle):
+    """Token logins per address and user name, at ``LOGIN_THROTTLE_RATE`` (e.g. "10/min")."""
+
+    scope = "login"
+
+    def get_rate(self) -> str | None:
+        return settings.LOGIN_THROTTLE_RATE
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        username = request.data.get("username") if hasattr(request.data, "get") else None
+        return _client_key(self.scope, self.get_ident(request), username)
+
+
+class LoginFormThrottleMiddleware:
+    """Refuses a sign-in form with 429 after ``LOGIN_FORM_MAX_FAILURES`` failed attempts from
+    one address for one user name within ``LOGIN_FORM_FAILURE_WINDOW`` seconds.
+
+    The login views answer a failure by showing the form again (200) and a success with a
+    redirect, so the count is kept from the status of their response.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "POST" or not _is_login_form(request.path_info):
+            return self.get_response(request)
+        key = _client_key(
+            "login-form", request.META.get("REMOTE_ADDR"), request.POST.get("username")
+        )
+        window = settings.LOGIN_FORM_FAILURE_WINDOW
+        if cache.get(key, 0) >= settings.LOGIN_FORM_MAX_FAILURES:
+            return HttpResponse(
+                f"Too many failed sign-ins. Try again in {window // 60 or 1} minutes.",
+                status=429,
+                content_type="text/plain",
+                headers={"Retry-After": str(window)},
+            )
+        response = self.get_response(request)
+        if response.status_code == 200:
+            cache.add(key, 0, timeout=window)
+            cache.incr(key)
+        elif 300 <= response.status_code < 400:
+            cache.delete(key)
+        return response
+
+
+def _is_login_form(path: str) -> bool:
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return match.view_name in settings.LOGIN_FORM_VIEWS

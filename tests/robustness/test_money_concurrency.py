@@ -5,7 +5,7 @@
 - A bank test in the manner of Jepsen: players play joker draw rounds, sit down at and leave a
   stud table, and the cage takes deposits and pays withdrawals, all at once, while an auditor
   reads every account: every read sums to zero per currency (double entry, the cage included)
-  and shows no wallet below zero. It runs ``BANK_TEST_SECONDS`` seconds (default 15; raise it
+  and shows no wallet below zero. It runs ``BANK_TEST_SECONDS`` seconds (default 60; raise it
   for a longer soak).
 """
 
@@ -35,7 +35,7 @@ D = Decimal
 ANTES = 200
 FUNDED_FOR = 50
 ANTE = D("0.30")
-BANK_TEST_SECONDS = float(os.environ.get("BANK_TEST_SECONDS", "15"))
+BANK_TEST_SECONDS = float(os.environ.get("BANK_TEST_SECONDS", "60"))
 
 
 def open_joker_tables(count: int, pit, pit2, paytables) -> list[Table]:

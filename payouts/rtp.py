@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import rtp as lab
+from games.engine.hands import CATEGORIES
 from games.engine.joker_draw import Paytable
 
 from .models import (
@@ -266,7 +267,7 @@ def rtp_chart_png(run: RtpRun) -> bytes:
     figure = _figure(10, 4.5)
     categories, rtps = figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
     player, dealer = result["player_categories"], result["dealer_categories"]
-    names = [name for name in dealer if player.get(name) or dealer.get(name)]
+    names = [name for name in CATEGORIES if player.get(name) or dealer.get(name)]
     positions = range(len(names))
     for offset, label, frequencies in (
         (-0.2, "player (boxes that bet)", player),
@@ -278,7 +279,10 @@ def rtp_chart_png(run: RtpRun) -> bytes:
     categories.set_yscale("log")
     categories.set_ylabel("frequency")
     categories.legend()
-    categories.set_title(f"{run.paytable_version}: final hands over {run.rounds:,} rounds")
+    categories.set_title(
+        f"{run.paytable_version}: final hands over {run.rounds:,} rounds\n"
+        f"the dealer qualifies in {100 * result['dealer_qualification_rate']:.1f}% of them"
+    )
     labels, values, below, above = [], [], [], []
     for label in ("game", "bonus"):
         if result.get(f"{label}_rtp") is None:
@@ -289,6 +293,10 @@ def rtp_chart_png(run: RtpRun) -> bytes:
         below.append(rtp - float(low))
         above.append(float(high) - rtp)
     rtps.bar(labels, values, yerr=[below, above], capsize=6)
+    if "bonus_exact_rtp" in result:
+        exact = float(result["bonus_exact_rtp"])
+        rtps.plot([0.6, 1.4], [exact, exact], color="#0a6b2b", label=f"exact {exact}%")
+        rtps.legend(loc="lower right")
     rtps.set_ylim(min([*values, 90.0]) - 2, max([*values, 100.0]) + 2)
     rtps.set_ylabel("RTP % (99% interval)")
     rtps.set_title(f"strategy: {run.strategy_name}")

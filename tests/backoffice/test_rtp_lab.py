@@ -93,6 +93,23 @@ def test_a_worker_process_killed_mid_run_changes_nothing(celery_worker, default_
     assert run.result == in_process_twin(run).result
 
 
+def test_the_rtp_command_follows_the_workers_to_the_end(celery_worker, default_paytables, tmp_path):
+    call_command(
+        "rtp",
+        paytable="joker-draw-bet-default",
+        rounds=30_000,
+        chunk_rounds=10_000,
+        seed=31,
+        out=str(tmp_path),
+    )
+    run = RtpRun.objects.get(seed=31)
+    assert run.status == RtpRunStatus.DONE
+    assert run.chunks.count() == 3
+    assert json.loads(next(tmp_path.glob("*.json")).read_text())["result"] == run.result
+    assert run.result == in_process_twin(run).result
+    assert next(tmp_path.glob("*.png")).read_bytes().startswith(b"\x89PNG")
+
+
 def test_the_nightly_ledger_report_runs_on_a_worker(celery_worker, player, pit):
     deposit(player=player, currency="USD", amount=Decimal("25.00"), reason="cash", by=pit)
     assert nightly_ledger_report.delay().get(timeout=WAIT_SECONDS) is True

@@ -102,6 +102,7 @@ class Command(BaseCommand):
             bar.update(rounds - counted)
             counted = rounds
             if run.status == RtpRunStatus.DONE:
+                run.refresh_from_db()
                 return run
             if done == run.chunk_count:
                 # Every chunk is in: merging here is safe beside the workers' own merge.

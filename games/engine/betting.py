@@ -507,6 +507,26 @@ class Rake:
         return taken if self.cap is None else min(taken, self.cap)
 
 
+class HandChips:
+    """What a peer game's hand state (stud, Drawmaha) reads from its ``betting`` round, which
+    holds everyone's chips, and from its pot ``results`` (each with its ``rake``)."""
+
+    betting: BettingRound
+    results: Sequence[Any]
+
+    @property
+    def chips(self) -> tuple[Chips, ...]:
+        return self.betting.chips
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        return self.betting.in_hand
+
+    @property
+    def rake(self) -> int:
+        return sum(result.rake for result in self.results)
+
+
 def split_pot(
     amount: int, winners: Iterable[int], *, first_seat: int, seat_count: int
 ) -> dict[int, int]:
@@ -556,6 +576,23 @@ def round_to_json(round_: BettingRound) -> dict[str, Any]:
         "aggressor": round_.aggressor,
         "to_act": round_.to_act,
     }
+
+
+def rake_to_json(rake: Rake) -> dict[str, Any]:
+    return {"percent": str(rake.percent), "cap": rake.cap}
+
+
+def rake_from_json(data: Mapping[str, Any]) -> Rake:
+    return Rake(Decimal(data["percent"]), data["cap"])
+
+
+def shares_to_json(shares: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """A pot's shares, (seat, amount) pairs, as JSON lists."""
+    return [list(share) for share in shares]
+
+
+def shares_from_json(data: Iterable[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((seat, share) for seat, share in data)
 
 
 def round_from_json(data: Mapping[str, Any]) -> BettingRound:

@@ -35,12 +35,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from games.engine import betting
-from games.engine.betting import Action, BettingRound, Chips, LegalAction, PotLimit, Rake
+from games.engine.betting import (
+    Action,
+    BettingRound,
+    Chips,
+    HandChips,
+    LegalAction,
+    PotLimit,
+    Rake,
+)
 from games.engine.cards import Card, parse_card
 from games.engine.common import (
     Event,
@@ -170,7 +177,7 @@ class PotResult:
 
 
 @dataclass(frozen=True)
-class DrawmahaState:
+class DrawmahaState(HandChips):
     table: DrawmahaTable
     button: int
     starting_stacks: tuple[int, ...]
@@ -187,14 +194,6 @@ class DrawmahaState:
     """The cards a reshuffle would take now (DM-7): folded hands and the discards and rejected
     twist cards of players who have their replacements, less those already reshuffled."""
     results: tuple[PotResult, ...] = ()
-
-    @property
-    def chips(self) -> tuple[Chips, ...]:
-        return self.betting.chips
-
-    @property
-    def in_hand(self) -> tuple[int, ...]:
-        return self.betting.in_hand
 
     @property
     def draw_order(self) -> tuple[int, ...]:
@@ -227,10 +226,6 @@ class DrawmahaState:
     def finishing_stacks(self) -> tuple[int, ...] | None:
         """Everyone's chips after the hand; None until it is over."""
         return tuple(c.stack for c in self.chips) if self.street == Street.OVER else None
-
-    @property
-    def rake(self) -> int:
-        return sum(result.rake for result in self.results)
 
     def draw_value(self, seat: int) -> HandValue:
         """HR-5: the player's five cards alone."""
@@ -620,7 +615,7 @@ def to_json(state: DrawmahaState) -> dict[str, Any]:
         "table": {
             "small_blind": table.small_blind,
             "big_blind": table.big_blind,
-            "rake": {"percent": str(table.rake.percent), "cap": table.rake.cap},
+            "rake": betting.rake_to_json(table.rake),
             "draw_limit": table.draw_limit,
         },
         "button": state.button,
@@ -650,7 +645,7 @@ def to_json(state: DrawmahaState) -> dict[str, Any]:
                     {
                         "part": a.part.value,
                         "amount": a.amount,
-                        "shares": [list(share) for share in a.shares],
+                        "shares": betting.shares_to_json(a.shares),
                         "hand": a.hand,
                     }
                     for a in r.awards
@@ -663,12 +658,11 @@ def to_json(state: DrawmahaState) -> dict[str, Any]:
 
 def from_json(data: Mapping[str, Any]) -> DrawmahaState:
     table = data["table"]
-    rake = table["rake"]
     return DrawmahaState(
         table=DrawmahaTable(
             small_blind=table["small_blind"],
             big_blind=table["big_blind"],
-            rake=Rake(Decimal(rake["percent"]), rake["cap"]),
+            rake=betting.rake_from_json(table["rake"]),
             draw_limit=table["draw_limit"],
         ),
         button=data["button"],
@@ -698,7 +692,7 @@ def from_json(data: Mapping[str, Any]) -> DrawmahaState:
                     Award(
                         PotPart(a["part"]),
                         a["amount"],
-                        tuple((seat, share) for seat, share in a["shares"]),
+                        betting.shares_from_json(a["shares"]),
                         a["hand"],
                     )
                     for a in r["awards"]

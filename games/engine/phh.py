@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import tomli_w
 
@@ -60,23 +60,13 @@ class HandHistory:
 
 def loads(text: str) -> HandHistory:
     """Parse PHH text; ValueError if it is not TOML or not a complete F7S hand."""
-    data = tomllib.loads(text)
-    missing = [name for name in (*REQUIRED_FIELDS, "actions") if name not in data]
-    if missing:
-        raise ValueError(f"the hand history lacks {', '.join(missing)}")
-    if data["variant"] != VARIANT:
-        raise ValueError(f"variant {data['variant']!r} is not {VARIANT} (seven-card stud)")
-    finishing = data.get("finishing_stacks")
-    known = {*REQUIRED_FIELDS, "actions", "finishing_stacks"}
+    data = read_hand(text, VARIANT, "seven-card stud", REQUIRED_FIELDS)
     return HandHistory(
-        antes=_amounts(data["antes"], "antes"),
-        bring_in=_amount(data["bring_in"], "bring_in"),
-        small_bet=_amount(data["small_bet"], "small_bet"),
-        big_bet=_amount(data["big_bet"], "big_bet"),
-        starting_stacks=_amounts(data["starting_stacks"], "starting_stacks"),
-        actions=tuple(_text(action, "actions") for action in data["actions"]),
-        finishing_stacks=None if finishing is None else _amounts(finishing, "finishing_stacks"),
-        extra={key: value for key, value in data.items() if key not in known},
+        antes=read_amounts(data["antes"], "antes"),
+        bring_in=read_amount(data["bring_in"], "bring_in"),
+        small_bet=read_amount(data["small_bet"], "small_bet"),
+        big_bet=read_amount(data["big_bet"], "big_bet"),
+        **read_play(data, REQUIRED_FIELDS),
     )
 
 
@@ -93,24 +83,63 @@ def dumps(hand: HandHistory) -> str:
         "actions": list(hand.actions),
         **{key: value for key, value in hand.extra.items() if key != "ante_trimming_status"},
     }
-    if hand.finishing_stacks is not None:
-        fields["finishing_stacks"] = list(hand.finishing_stacks)
+    return write_hand(fields, hand.finishing_stacks)
+
+
+# Shared by the variants (phh_drawmaha) --------------------------------------------------------
+
+
+def read_hand(text: str, variant: str, game: str, required: Sequence[str]) -> dict[str, Any]:
+    """The fields of a PHH hand of the ``game``'s ``variant``; ValueError if the text is not
+    TOML, lacks one of the ``required`` fields or the actions, or is of another variant."""
+    data = tomllib.loads(text)
+    missing = [name for name in (*required, "actions") if name not in data]
+    if missing:
+        raise ValueError(f"the hand history lacks {', '.join(missing)}")
+    if data["variant"] != variant:
+        raise ValueError(f"variant {data['variant']!r} is not {variant} ({game})")
+    return data
+
+
+def read_play(data: Mapping[str, Any], game_fields: Collection[str]) -> dict[str, Any]:
+    """What every variant's hand holds besides its game's fields: the starting stacks, the
+    actions, the finishing stacks if known, and as ``extra`` the fields beyond those and the
+    ``game_fields``, written back unchanged."""
+    finishing = data.get("finishing_stacks")
+    known = {*game_fields, "starting_stacks", "actions", "finishing_stacks"}
+    return {
+        "starting_stacks": read_amounts(data["starting_stacks"], "starting_stacks"),
+        "actions": tuple(read_text(action, "actions") for action in data["actions"]),
+        "finishing_stacks": None
+        if finishing is None
+        else read_amounts(finishing, "finishing_stacks"),
+        "extra": {key: value for key, value in data.items() if key not in known},
+    }
+
+
+def write_hand(fields: dict[str, Any], finishing_stacks: tuple[int, ...] | None) -> str:
+    """A variant's ``fields`` as PHH text, the finishing stacks last once the hand is over."""
+    if finishing_stacks is not None:
+        fields["finishing_stacks"] = list(finishing_stacks)
     return tomli_w.dumps(fields)
 
 
-def _amount(value: Any, name: str) -> int:
+def read_amount(value: Any, name: str) -> int:
+    """A field of whole minor units; ValueError naming the field if it is not."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be whole minor units, got {value!r}")
     return value
 
 
-def _amounts(values: Any, name: str) -> tuple[int, ...]:
+def read_amounts(values: Any, name: str) -> tuple[int, ...]:
+    """A field listing whole minor units; ValueError naming the field if it is not."""
     if not isinstance(values, list):
         raise ValueError(f"{name} must be a list of whole minor units, got {values!r}")
-    return tuple(_amount(value, name) for value in values)
+    return tuple(read_amount(value, name) for value in values)
 
 
-def _text(value: Any, name: str) -> str:
+def read_text(value: Any, name: str) -> str:
+    """A text field; ValueError naming the field if it is not."""
     if not isinstance(value, str):
         raise ValueError(f"{name} must be text, got {value!r}")
     return value
@@ -135,12 +164,8 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
             actions.append(f"d db {data['card']}")
         elif event.kind == ActionKind.BRING_IN:
             actions.append(f"{player} pb")
-        elif event.kind in AGGRESSIVE:
-            actions.append(f"{player} cbr {data['amount']}")
-        elif event.kind in (ActionKind.CHECK, ActionKind.CALL):
-            actions.append(f"{player} cc")
-        elif event.kind == ActionKind.FOLD:
-            actions.append(f"{player} f")
+        elif (decision := decision_line(event)) is not None:
+            actions.append(decision)
         elif event.kind == ActionKind.SHOW:
             actions.append(f"{player} sm {''.join(data['cards'])}")
         elif event.kind == ActionKind.MUCK:
@@ -158,12 +183,34 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
     )
 
 
+def decision_line(event: Event) -> str | None:
+    """The PHH action of a betting decision (``cbr`` to an amount, ``cc``, ``f``); None for
+    any other event."""
+    if event.kind in AGGRESSIVE:
+        return f"p{event.data['seat'] + 1} cbr {event.data['amount']}"
+    if event.kind in (ActionKind.CHECK, ActionKind.CALL):
+        return f"p{event.data['seat'] + 1} cc"
+    if event.kind == ActionKind.FOLD:
+        return f"p{event.data['seat'] + 1} f"
+    return None
+
+
 # Replaying a history through the engine -------------------------------------------------------
 
 
+class _Finishing(Protocol):
+    @property
+    def finishing_stacks(self) -> tuple[int, ...] | None: ...
+
+
+State = TypeVar("State", bound=_Finishing)
+
+
 @dataclass(frozen=True)
-class Replay:
-    state: StudState
+class Replay(Generic[State]):
+    """A history played through a variant's engine: the state it ends in and every event."""
+
+    state: State
     events: tuple[Event, ...]
 
     @property
@@ -186,14 +233,14 @@ class _Step:
     receiver: int | None = None
 
 
-def replay(hand: HandHistory) -> Replay:
+def replay(hand: HandHistory) -> Replay[StudState]:
     """Play the history through the stud engine with the cards it records; RuleViolation (with
     the rule) at the first action the rules do not allow, ValueError if the history is
     malformed or its cards are not the ones the engine deals."""
     if len(set(hand.antes)) != 1 or len(hand.antes) != len(hand.starting_stacks):
         raise RuleViolation("the table has one ante for every player", field="antes", rule="ST-1")
     table = StudTable(
-        hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet, rake=_rake(hand.extra)
+        hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet, rake=read_rake(hand.extra)
     )
     steps = [_parse(text, len(hand.starting_stacks)) for text in hand.actions]
     deck = _recorded_deck(steps, len(hand.starting_stacks))
@@ -218,14 +265,14 @@ def replay(hand: HandHistory) -> Replay:
     return Replay(state, tuple(history))
 
 
-def _rake(extra: Mapping[str, Any]) -> Rake:
-    """The rake rule (ST-13) a history names in the user-defined fields the casino exports
+def read_rake(extra: Mapping[str, Any]) -> Rake:
+    """The rake rule (ST-13, DM-12) a history names in the user-defined fields the casino exports
     (``_rake_percent``, ``_rake_cap``); none for a history without them."""
     if "_rake_percent" not in extra:
         return stud.NO_RAKE
     cap = extra.get("_rake_cap")
     return Rake(
-        Decimal(str(extra["_rake_percent"])), None if cap is None else _amount(cap, "_rake_cap")
+        Decimal(str(extra["_rake_percent"])), None if cap is None else read_amount(cap, "_rake_cap")
     )
 
 
@@ -234,22 +281,24 @@ def _parse(text: str, players: int) -> _Step:
     if "#" in words:  # a comment follows
         words = words[: words.index("#")]
     if len(words) == 4 and words[:2] == ["d", "dh"]:
-        return _Step(None, "dh", (words[3],), text, _seat(words[2], players, text))
+        return _Step(None, "dh", (words[3],), text, read_seat(words[2], players, text))
     if len(words) == 3 and words[:2] == ["d", "db"]:
         return _Step(None, "db", (words[2],), text)
     if len(words) < 2:
         raise ValueError(f"cannot read the action {text!r}")
-    return _Step(_seat(words[0], players, text), words[1], tuple(words[2:]), text)
+    return _Step(read_seat(words[0], players, text), words[1], tuple(words[2:]), text)
 
 
-def _seat(label: str, players: int, text: str) -> int:
+def read_seat(label: str, players: int, text: str) -> int:
+    """The seat of player ``label`` (pN is seat N - 1) in the action ``text``."""
     match = _PLAYER.fullmatch(label)
     if match is None or not 1 <= int(match[1]) <= players:
         raise ValueError(f"cannot read the action {text!r}: no player {label!r}")
     return int(match[1]) - 1
 
 
-def _cards(text: str, action: str) -> tuple[Card, ...]:
+def read_cards(text: str, action: str) -> tuple[Card, ...]:
+    """The cards written in ``text`` (such as AsTd) of ``action``; no unknown ones (??)."""
     if "?" in text:
         raise ValueError(f"{action!r}: a replay needs every card, not unknown ones")
     try:
@@ -267,13 +316,13 @@ def _recorded_deck(steps: Sequence[_Step], players: int) -> Deck:
         if step.seat is not None:
             continue
         if step.receiver is None:
-            streets.append({None: _cards(step.args[0], step.text)})
+            streets.append({None: read_cards(step.args[0], step.text)})
             continue
         current = streets[-1]
         seat = step.receiver
         if seat in current or None in current or (len(streets) == 1 and len(current) == players):
             streets.append(current := {})
-        current[seat] = _cards(step.args[0], step.text)
+        current[seat] = read_cards(step.args[0], step.text)
     third, later = streets[0], streets[1:]
     if set(third) != set(range(players)) or any(len(c) != 3 for c in third.values()):
         raise ValueError("third street deals three cards to every player (ST-2)")
@@ -326,7 +375,7 @@ class _Dealt:
         )
 
     def match(self, step: _Step, state: StudState) -> None:
-        cards = list(_cards(step.args[0], step.text))
+        cards = list(read_cards(step.args[0], step.text))
         waiting = self._cards.get(step.receiver, [])
         if waiting[: len(cards)] != cards:
             raise RuleViolation(
@@ -355,7 +404,7 @@ def _action(state: StudState, seat: int, step: _Step) -> Action:
     if step.verb == "sm" and not step.args:
         return Action(seat, ActionKind.MUCK)
     if step.verb == "sm":
-        if step.args != ("-",) and set(_cards(step.args[0], step.text)) != set(
+        if step.args != ("-",) and set(read_cards(step.args[0], step.text)) != set(
             state.hands[seat].cards
         ):
             raise RuleViolation(

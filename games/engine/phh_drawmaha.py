@@ -32,24 +32,32 @@ replay names DM-7.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import tomli_w
-
 from games.engine import drawmaha
-from games.engine.betting import AGGRESSIVE, Action, ActionKind
+from games.engine.betting import Action, ActionKind
 from games.engine.cards import Card, parse_cards
 from games.engine.common import Event, RuleViolation, clockwise
 from games.engine.dealer import STANDARD_DECK, Deck
 from games.engine.drawmaha import DrawAction, DrawChoice, DrawmahaState, DrawmahaTable, Street
-from games.engine.phh import _amount, _amounts, _cards, _rake, _seat, _text
+from games.engine.phh import (
+    Replay,
+    decision_line,
+    read_amount,
+    read_amounts,
+    read_cards,
+    read_hand,
+    read_play,
+    read_rake,
+    read_seat,
+    read_text,
+    write_hand,
+)
 
 VARIANT = "PDM"
 REQUIRED_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks")
-_GAME_FIELDS = (*REQUIRED_FIELDS, "actions", "finishing_stacks")
 
 
 @dataclass(frozen=True)
@@ -72,21 +80,12 @@ class DrawmahaHandHistory:
 
 def loads(text: str) -> DrawmahaHandHistory:
     """Parse PHH text; ValueError if it is not TOML or not a complete PDM hand."""
-    data = tomllib.loads(text)
-    missing = [name for name in (*REQUIRED_FIELDS, "actions") if name not in data]
-    if missing:
-        raise ValueError(f"the hand history lacks {', '.join(missing)}")
-    if data["variant"] != VARIANT:
-        raise ValueError(f"variant {data['variant']!r} is not {VARIANT} (Drawmaha)")
-    finishing = data.get("finishing_stacks")
+    data = read_hand(text, VARIANT, "Drawmaha", REQUIRED_FIELDS)
     return DrawmahaHandHistory(
-        antes=_amounts(data["antes"], "antes"),
-        blinds_or_straddles=_amounts(data["blinds_or_straddles"], "blinds_or_straddles"),
-        min_bet=_amount(data["min_bet"], "min_bet"),
-        starting_stacks=_amounts(data["starting_stacks"], "starting_stacks"),
-        actions=tuple(_text(action, "actions") for action in data["actions"]),
-        finishing_stacks=None if finishing is None else _amounts(finishing, "finishing_stacks"),
-        extra={key: value for key, value in data.items() if key not in _GAME_FIELDS},
+        antes=read_amounts(data["antes"], "antes"),
+        blinds_or_straddles=read_amounts(data["blinds_or_straddles"], "blinds_or_straddles"),
+        min_bet=read_amount(data["min_bet"], "min_bet"),
+        **read_play(data, REQUIRED_FIELDS),
     )
 
 
@@ -101,9 +100,7 @@ def dumps(hand: DrawmahaHandHistory) -> str:
         "actions": list(hand.actions),
         **hand.extra,
     }
-    if hand.finishing_stacks is not None:
-        fields["finishing_stacks"] = list(hand.finishing_stacks)
-    return tomli_w.dumps(fields)
+    return write_hand(fields, hand.finishing_stacks)
 
 
 # Recording an engine hand --------------------------------------------------------------------
@@ -138,12 +135,8 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
             actions += [f"d dh p{seat + 1} {cards}" for seat, cards in sorted(by_seat.items())]
         elif event.kind == "board":
             actions.append(f"d db {''.join(dealt['card'] for dealt in data['cards'])}")
-        elif event.kind in AGGRESSIVE:
-            actions.append(f"{player} cbr {data['amount']}")
-        elif event.kind in (ActionKind.CHECK, ActionKind.CALL):
-            actions.append(f"{player} cc")
-        elif event.kind == ActionKind.FOLD:
-            actions.append(f"{player} f")
+        elif (decision := decision_line(event)) is not None:
+            actions.append(decision)
         elif event.kind == "exchange":
             seat = data["seat"]
             draws[seat] = {"discards": "".join(data["discards"]), "received": "", "twist": None}
@@ -189,19 +182,6 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
 
 
 @dataclass(frozen=True)
-class Replay:
-    state: DrawmahaState
-    events: tuple[Event, ...]
-
-    @property
-    def finishing_stacks(self) -> tuple[int, ...]:
-        stacks = self.state.finishing_stacks
-        if stacks is None:
-            raise ValueError("the hand history ends before the hand is over")
-        return stacks
-
-
-@dataclass(frozen=True)
 class _Step:
     """One parsed action: ``seat`` acts (None: the dealer), ``verb`` and ``args`` are the words
     before any comment, ``comment`` the words after it."""
@@ -213,7 +193,7 @@ class _Step:
     text: str
 
 
-def replay(hand: DrawmahaHandHistory) -> Replay:
+def replay(hand: DrawmahaHandHistory) -> Replay[DrawmahaState]:
     """Play the history through the Drawmaha engine with the cards it records; RuleViolation
     (with the rule) at the first action the rules do not allow, ValueError if the history is
     malformed or its cards are not the ones the engine deals."""
@@ -231,7 +211,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay:
         if step.seat is None:
             continue
         if step.verb == "sm":
-            shown[step.seat] = _cards(step.args[0], step.text) if step.args else ()
+            shown[step.seat] = read_cards(step.args[0], step.text) if step.args else ()
             continue
         state, events = _apply(state, _action(state, step.seat, step), step)
         history += events
@@ -292,7 +272,9 @@ def _reshuffles(hand: DrawmahaHandHistory) -> tuple[tuple[Card, ...], ...]:
     listed = hand.extra.get("_reshuffles", [])
     if not isinstance(listed, list):
         raise ValueError(f"_reshuffles must be a list of card texts, got {listed!r}")
-    reshuffles = tuple(_cards(_text(cards, "_reshuffles"), "_reshuffles") for cards in listed)
+    reshuffles = tuple(
+        read_cards(read_text(cards, "_reshuffles"), "_reshuffles") for cards in listed
+    )
     if any(not cards or len(set(cards)) != len(cards) for cards in reshuffles):
         raise ValueError("each reshuffle in _reshuffles returns cards, each once")
     return reshuffles
@@ -342,7 +324,7 @@ def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
     if any(hand.antes) or len(hand.antes) not in (0, players):
         raise RuleViolation("Drawmaha has no antes", field="antes", rule="DM-1")
     button = hand.extra.get("_button", players - 1 if players > 2 else 0)
-    button = _amount(button, "_button")
+    button = read_amount(button, "_button")
     if not 0 <= button < players:
         raise RuleViolation(
             f"the button is one of players 0 to {players - 1}", field="_button", rule="DM-1"
@@ -360,7 +342,7 @@ def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
     table = DrawmahaTable(
         hand.blinds_or_straddles[small],
         hand.blinds_or_straddles[big],
-        rake=_rake(hand.extra),
+        rake=read_rake(hand.extra),
         draw_limit=draw_limit,
     )
     if hand.min_bet != table.big_blind:
@@ -380,7 +362,9 @@ def _parse(text: str, players: int) -> _Step:
         return _Step(None, "db", (words[2],), (), text)
     if len(words) < 2 or words[0] == "d":
         raise ValueError(f"cannot read the action {text!r}")
-    return _Step(_seat(words[0], players, text), words[1], tuple(words[2:]), tuple(comment), text)
+    return _Step(
+        read_seat(words[0], players, text), words[1], tuple(words[2:]), tuple(comment), text
+    )
 
 
 def _twist(step: _Step) -> tuple[int, bool, _Step]:
@@ -388,7 +372,7 @@ def _twist(step: _Step) -> tuple[int, bool, _Step]:
     answers = {"taken": True, "rejected": False}
     if len(words) != 3 or words[0] != "twist" or words[2] not in answers:
         raise ValueError(f"{step.text!r}: the comment reads '# twist CARD taken|rejected'")
-    if len(step.args) != 2 or len(_cards(step.args[0], step.text)) != 1:
+    if len(step.args) != 2 or len(read_cards(step.args[0], step.text)) != 1:
         raise ValueError(f"{step.text!r}: a twist follows a one-card exchange")
     taken = answers[words[2]]
     if taken and words[1] != step.args[1]:
@@ -404,16 +388,16 @@ def _recorded_cards(steps: list[_Step], players: int, button: int) -> tuple[Card
     order: list[Card] = []
     for step in steps:
         if step.verb == "dh":
-            seat = _seat(step.args[0], players, step.text)
-            hands[seat] = _cards(step.args[1], step.text)
+            seat = read_seat(step.args[0], players, step.text)
+            hands[seat] = read_cards(step.args[1], step.text)
         elif step.verb == "db":
-            order += _cards(step.args[0], step.text)
+            order += read_cards(step.args[0], step.text)
         elif step.verb == "sd" and len(step.args) == 2:
             if step.comment:
                 _, taken, _ = _twist(step)
                 if not taken:
-                    order += _cards(step.comment[1], step.text)
-            order += _cards(step.args[1], step.text)
+                    order += read_cards(step.comment[1], step.text)
+            order += read_cards(step.args[1], step.text)
     if set(hands) != set(range(players)) or any(
         len(cards) != drawmaha.HAND_SIZE for cards in hands.values()
     ):
@@ -446,7 +430,7 @@ def _action(state: DrawmahaState, seat: int, step: _Step) -> Action | DrawAction
     if step.verb == "sd":
         if len(step.args) > 2:
             raise ValueError(f"cannot read the action {step.text!r}")
-        discards = _cards(step.args[0], step.text) if step.args else ()
+        discards = read_cards(step.args[0], step.text) if step.args else ()
         return DrawAction(seat, DrawChoice.EXCHANGE, discards)
     legal = {option.kind for option in drawmaha.legal_actions(state)}
     if step.verb == "cbr" and len(step.args) == 1 and step.args[0].isdigit():

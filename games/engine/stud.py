@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
@@ -38,6 +37,7 @@ from games.engine.betting import (
     BettingRound,
     Chips,
     FixedLimit,
+    HandChips,
     LegalAction,
     Rake,
 )
@@ -138,7 +138,7 @@ class PotResult:
 
 
 @dataclass(frozen=True)
-class StudState:
+class StudState(HandChips):
     table: StudTable
     starting_stacks: tuple[int, ...]
     hands: tuple[StudHand, ...]
@@ -150,14 +150,6 @@ class StudState:
     common: Card | None = None
     showdown_order: tuple[int, ...] = ()
     results: tuple[PotResult, ...] = ()
-
-    @property
-    def chips(self) -> tuple[Chips, ...]:
-        return self.betting.chips
-
-    @property
-    def in_hand(self) -> tuple[int, ...]:
-        return self.betting.in_hand
 
     @property
     def to_act(self) -> int | None:
@@ -173,10 +165,6 @@ class StudState:
     def finishing_stacks(self) -> tuple[int, ...] | None:
         """Everyone's chips after the hand; None until it is over."""
         return tuple(c.stack for c in self.chips) if self.street == Street.OVER else None
-
-    @property
-    def rake(self) -> int:
-        return sum(result.rake for result in self.results)
 
     def value(self, seat: int) -> HandValue:
         """The seat's best five cards (HR-3), of six plus the common card if there is one
@@ -525,7 +513,7 @@ def to_json(state: StudState) -> dict[str, Any]:
             "bring_in": table.bring_in,
             "small_bet": table.small_bet,
             "big_bet": table.big_bet,
-            "rake": {"percent": str(table.rake.percent), "cap": table.rake.cap},
+            "rake": betting.rake_to_json(table.rake),
         },
         "starting_stacks": list(state.starting_stacks),
         "hands": [
@@ -543,7 +531,7 @@ def to_json(state: StudState) -> dict[str, Any]:
                 "amount": r.amount,
                 "rake": r.rake,
                 "eligible": list(r.eligible),
-                "shares": [list(share) for share in r.shares],
+                "shares": betting.shares_to_json(r.shares),
             }
             for r in state.results
         ],
@@ -552,14 +540,13 @@ def to_json(state: StudState) -> dict[str, Any]:
 
 def from_json(data: Mapping[str, Any]) -> StudState:
     table = data["table"]
-    rake = table["rake"]
     return StudState(
         table=StudTable(
             ante=table["ante"],
             bring_in=table["bring_in"],
             small_bet=table["small_bet"],
             big_bet=table["big_bet"],
-            rake=Rake(Decimal(rake["percent"]), rake["cap"]),
+            rake=betting.rake_from_json(table["rake"]),
         ),
         starting_stacks=tuple(data["starting_stacks"]),
         hands=tuple(
@@ -577,7 +564,7 @@ def from_json(data: Mapping[str, Any]) -> StudState:
                 r["amount"],
                 r["rake"],
                 tuple(r["eligible"]),
-                tuple((seat, share) for seat, share in r["shares"]),
+                betting.shares_from_json(r["shares"]),
             )
             for r in data["results"]
         ),

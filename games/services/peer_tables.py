@@ -1,5 +1,6 @@
 """What every peer table shares (seven-card stud, Drawmaha): seats bought in from the wallet and
-cashed out, the table lock, the hand history and one ledger transaction per event of a hand.
+cashed out, the table lock, dealing, the hand history, one ledger transaction per event of a
+hand, the timers and the catch-up. Each game describes itself once (a ``PeerGame``).
 
 Chips at a table are the players' money held by the house (the TABLE_CHIPS account); a seat's
 stack is its share. A bet moves chips from TABLE_CHIPS into the pot (STAKES_IN_PLAY); an award
@@ -11,17 +12,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from games import live
+from games.engine import fairness
 from games.engine.betting import WAGERS
 from games.engine.common import Event, OutOfTurn, RuleViolation
+from games.engine.dealer import Deck
 from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
 from games.services.rounds import RoundRefused, limits_in_force
 from payouts.models import CENT, Account, AccountKind, TransactionKind
@@ -30,7 +35,37 @@ from payouts.services import Posting, Transfer, house_account, post_transactions
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+    from games.models import TableLimits
+
 logger = logging.getLogger(__name__)
+
+# Events the services write around the engine's own: not replayed, but kept in the history.
+HAND_OPENED, TIMED_OUT, LEFT_TABLE = "hand_opened", "timed_out", "left_table"
+SERVICE_EVENTS = frozenset({HAND_OPENED, TIMED_OUT, LEFT_TABLE})
+
+
+@dataclass(frozen=True)
+class PeerGame:
+    """What sets one peer game apart at its tables; the shared functions below take it.
+
+    A game's stored hand (``load_hand``, ``new_hand``) has the engine ``state``, and by engine
+    seat the table ``seats`` and the ``players`` in them, and ``to_json()``."""
+
+    game: str  # the Game its tables play
+    rule: str  # seats, buy-ins and who may act at the table
+    deal_rule: str  # when a hand is dealt and who is in it
+    min_players: int
+    max_players: int
+    pause_setting: str  # the setting with the pause between hands, read at each hand
+    timer_task: str  # the task in games.tasks that catches the table up
+    forced: frozenset[str]  # forced bets into the pot before any decision
+    load_hand: Callable[[dict[str, Any]], Any]
+    new_hand: Callable[[Any, tuple[int, ...], tuple[int, ...]], Any]
+    hand_over: Callable[[Any], bool]
+    deal: Callable[[Table, list[Seat]], Round]
+    default_decision: Callable[[Any, int], Any]  # by the engine state and seat to act
+    play: Callable[[Any, Any], tuple[Any, Sequence[Event]]]  # the engine's apply
+    carry_on: Callable[..., None]  # (round_, hand, *, actor): acts for a player who left
 
 
 def to_cents(amount: Decimal) -> int:
@@ -48,19 +83,11 @@ def from_cents(minor_units: int) -> Decimal:
 # Seats -------------------------------------------------------------------------------------------
 
 
-def join(
-    *,
-    player: User,
-    table: Table,
-    seat: int,
-    buy_in: Decimal,
-    game: str,
-    rule: str,
-    start: Callable[[Table], None],
-) -> Seat:
+def join(peer: PeerGame, *, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
     """Sit down at ``seat`` with ``buy_in`` from the wallet, within the table's seats and buy-in
-    range (refusals cite ``rule``); then ``start`` a hand if one is due."""
-    limits = limits_in_force(table, game=game, rule=rule)
+    range (refusals cite the game's rule); then start a hand if one is due."""
+    rule = peer.rule
+    limits = limits_in_force(table, game=peer.game, rule=rule)
     seats = cast(int, limits.seats)
     if not 1 <= seat <= seats:
         raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule=rule)
@@ -92,7 +119,7 @@ def join(
                 )
             ]
         )
-        start(table)
+        start_or_schedule(peer, table)
     return seating
 
 
@@ -281,42 +308,175 @@ def seat_in_hand(hand: Any, number: int) -> bool:
     return number in hand.seats and hand.seats.index(number) in hand.state.in_hand
 
 
-def leave(
-    *,
-    player: User,
-    table: Table,
-    rule: str,
-    load_hand: Callable[[Any], Any],
-    carry_on: Callable[..., None],
-) -> Seat:
+def leave(peer: PeerGame, *, player: User, table: Table) -> Seat:
     """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead: the
     game's ``carry_on`` folds it when the turn comes, and the stack is cashed out once the cards
     are no longer live."""
     with transaction.atomic():
-        locked_table(table.pk, rule=rule)
-        seating = own_seat(player, table, rule=rule)
+        locked_table(table.pk, rule=peer.rule)
+        seating = own_seat(player, table, rule=peer.rule)
         round_ = running_hand(table)
-        hand = load_hand(round_.engine_state) if round_ else None
+        hand = peer.load_hand(round_.engine_state) if round_ else None
         if hand is not None and round_ is not None and seat_in_hand(hand, seating.number):
             seating.status = SeatStatus.LEAVING
             seating.save(update_fields=["status"])
-            carry_on(round_, hand, actor=player)
+            peer.carry_on(round_, hand, actor=player)
             seating.refresh_from_db()
         else:
             cash_out(seating, by=player)
     return seating
 
 
+# Hands -------------------------------------------------------------------------------------------
+
+
+def hand_to_act(peer: PeerGame, player: User, table: Table) -> tuple[Round, Any, int]:
+    """The running hand, under the table lock, and the engine seat of ``player`` in it: only a
+    seated player dealt into the hand acts in it."""
+    locked_table(table.pk, rule=peer.rule)
+    seating = own_seat(player, table, rule=peer.rule)
+    round_ = running_hand(table)
+    if round_ is None:
+        raise RoundRefused(
+            "No hand is being played.", field="action", rule=peer.deal_rule, status=409
+        )
+    hand = peer.load_hand(round_.engine_state)
+    if seating.number not in hand.seats:
+        raise RoundRefused("You are not in this hand.", field="action", rule=peer.deal_rule)
+    return round_, hand, hand.seats.index(seating.number)
+
+
+def catch_up(peer: PeerGame, table_id: int) -> None:
+    """Take the decisions whose time ran out and start a hand that is due: the timer tasks, the
+    sweeper and every request touching the table run this, so nothing waits on a lost timer."""
+    running = Round.objects.filter(
+        table_id=table_id, table__game=peer.game, status=RoundStatus.DECIDING
+    )
+    if running.exists():
+        due = running.filter(decision_deadline__lte=timezone.now()).exists()
+    else:
+        ready = Seat.objects.filter(table_id=table_id, status=SeatStatus.SEATED, chips__gt=0)
+        due = ready.count() >= peer.min_players
+    if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
+        return
+    with transaction.atomic():
+        table = locked_table(table_id, rule=peer.rule)
+        round_ = running_hand(table)
+        if round_ is None:
+            start_or_schedule(peer, table)
+            return
+        timeout = action_time(table)
+        now = timezone.now()
+        while (
+            round_.status == RoundStatus.DECIDING
+            and round_.decision_deadline is not None
+            and round_.decision_deadline <= now
+        ):
+            hand = peer.load_hand(round_.engine_state)
+            seat = hand.state.to_act
+            if seat is None:
+                return
+            deadline = round_.decision_deadline
+            record(round_, [Event(TIMED_OUT, {"seat": seat})], actor=None)
+            play(peer, round_, hand, peer.default_decision(hand.state, seat), actor=None)
+            if round_.status == RoundStatus.DECIDING:
+                # Each player has a full action time, counted from the previous deadline.
+                round_.decision_deadline = deadline + timeout
+                round_.save(update_fields=["decision_deadline"])
+
+
+def start_or_schedule(peer: PeerGame, table: Table) -> None:
+    """Deal a hand if enough seated players have chips and the pause after the last hand (or the
+    last player sitting down) is over; else, if one is coming, set a timer for it."""
+    if table.status != TableStatus.OPEN or running_hand(table) is not None:
+        return
+    ready = ready_seats(table)
+    if len(ready) < peer.min_players:
+        return
+    due = next_hand_at(table, ready, getattr(settings, peer.pause_setting))
+    if due > timezone.now():
+        schedule_catch_up(peer, table.pk, due)
+        return
+    peer.deal(table, ready[: peer.max_players])
+
+
+def open_hand(
+    peer: PeerGame,
+    table: Table,
+    ready: Sequence[Seat],
+    start: Callable[[TableLimits, list[int], Deck], tuple[Any, Sequence[Event]]],
+    **opened: Any,
+) -> Round:
+    """Commit to a shuffle (FS-2), let the engine ``start`` the hand on it with the players'
+    stacks, store the hand and record its opening (with the game's ``opened`` details), then
+    its first events."""
+    limits = cast("TableLimits", table.active_limits())
+    server_seed = fairness.new_server_seed()
+    client_seed = fairness.new_server_seed()[:16]
+    nonce = next_nonce(table)
+    deck = Deck.shuffled(server_seed, client_seed, nonce)
+    stacks = [to_cents(seating.chips) for seating in ready]
+    state, events = start(limits, stacks, deck)
+    hand = peer.new_hand(
+        state,
+        tuple(seating.number for seating in ready),
+        tuple(seating.player_id for seating in ready),
+    )
+    round_ = Round.objects.create(
+        table=table,
+        nonce=nonce,
+        commitment=fairness.commitment(server_seed),
+        server_seed=server_seed,
+        client_seed=client_seed,
+        engine_state=hand.to_json(),
+    )
+    details = {
+        "table": table.pk,
+        "nonce": nonce,
+        "commitment": round_.commitment,
+        "client_seed": client_seed,
+        "limits_version": limits.number,
+        "seats": list(hand.seats),
+        "players": [seating.player.username for seating in ready],
+        **opened,
+        "starting_stacks": stacks,
+    }
+    record(round_, [Event(HAND_OPENED, details)], actor=None)
+    after_events(peer, round_, hand, events, actor=None)
+    return round_
+
+
+def leaver_to_act(peer: PeerGame, round_: Round, hand: Any, *, actor: User | None) -> int | None:
+    """The engine seat of a player who left, whose turn it is: the game acts for them at once
+    (recorded here). Otherwise None, with a timer set for the player to act, if any."""
+    seat = hand.state.to_act
+    if seat is None:
+        return None
+    if not is_leaving(round_, hand.seats[seat]):
+        schedule_catch_up(peer, round_.table_id, cast(datetime, round_.decision_deadline))
+        return None
+    record(round_, [Event(LEFT_TABLE, {"seat": seat})], actor=actor)
+    return cast(int, seat)
+
+
+def schedule_catch_up(peer: PeerGame, table_id: int, when: datetime) -> None:
+    from games import tasks  # the tasks call the services
+
+    schedule(table_id, when, getattr(tasks, peer.timer_task))
+
+
+def play(peer: PeerGame, round_: Round, hand: Any, decision: Any, *, actor: User | None) -> None:
+    """A decision through the engine (a refusal names the table's seats), then its events
+    recorded and the hand carried on (``after_events``)."""
+    try:
+        state, events = peer.play(hand.state, decision)
+    except RuleViolation as refused:
+        raise refusal(refused, hand.seats) from None
+    after_events(peer, round_, peer.new_hand(state, hand.seats, hand.players), events, actor=actor)
+
+
 def after_events(
-    round_: Round,
-    hand: Any,
-    events: Sequence[Event],
-    *,
-    actor: User | None,
-    forced: Collection[str],
-    hand_over: bool,
-    start_next: Callable[[Table], None],
-    carry_on: Callable[..., None],
+    peer: PeerGame, round_: Round, hand: Any, events: Sequence[Event], *, actor: User | None
 ) -> None:
     """Record a game's events, move their chips through the ledger, update the stacks, then
     let the hand carry on: a finished hand is settled and the next one started, players who
@@ -324,7 +484,7 @@ def after_events(
     transfers = [
         transfer
         for number, event in enumerate(events, start=round_.history_length)
-        if (transfer := chips_moved(round_, number, event, actor, forced=forced)) is not None
+        if (transfer := chips_moved(round_, number, event, actor, forced=peer.forced)) is not None
     ]
     record(round_, events, actor=actor)
     round_.engine_state = hand.to_json()
@@ -333,19 +493,19 @@ def after_events(
     )
     post_transactions(transfers)  # after the stacks: both in one transaction, ledger last
     fields = ["engine_state", "history_length"]
-    if hand_over:
+    if peer.hand_over(hand):
         settle(round_, fields)
         for seating in seats:
             if seating.status == SeatStatus.LEAVING:
                 cash_out(seating, by=None)
-        start_next(round_.table)
+        start_or_schedule(peer, round_.table)
         return
     round_.decision_deadline = timezone.now() + action_time(round_.table)
     round_.save(update_fields=[*fields, "decision_deadline"])
     for seating in seats:
         if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating.number):
             cash_out(seating, by=None)
-    carry_on(round_, hand, actor=actor)
+    peer.carry_on(round_, hand, actor=actor)
 
 
 def refusal(violation: RuleViolation, seats: Sequence[int]) -> RoundRefused:

@@ -61,14 +61,6 @@ def played(players, drawmaha_table, settings):
     return list(Round.objects.filter(table=drawmaha_table, status="settled").order_by("pk"))
 
 
-@pytest.fixture
-def players(pit):
-    users = [make_user(name, "player") for name in ("ann", "ben", "cal")]
-    for user in users:
-        money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
-    return users
-
-
 def test_every_finished_hand_exports_round_trips_and_replays(played, pit, tmp_path, capsys):
     twists = set()
     for round_ in played:

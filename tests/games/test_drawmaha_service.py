@@ -31,14 +31,6 @@ from tests.games.peer_tables import assert_chips_held, balance, house, running
 D = Decimal
 
 
-@pytest.fixture
-def players(pit):
-    users = [make_user(name, "player") for name in ("ann", "ben", "cal")]
-    for user in users:
-        money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
-    return users
-
-
 def hand_of(table) -> Hand:
     return Hand.from_json(running(table).engine_state)
 

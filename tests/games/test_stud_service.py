@@ -29,14 +29,6 @@ D = Decimal
 TABLES = "/api/v1/stud/tables/"
 
 
-@pytest.fixture
-def players(pit):
-    users = [make_user(name, "player") for name in ("ann", "ben", "cal")]
-    for user in users:
-        money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
-    return users
-
-
 def to_act(table):
     """The user whose turn it is in the running hand."""
     hand = Hand.from_json(running(table).engine_state)

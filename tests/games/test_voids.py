@@ -23,7 +23,7 @@ from payouts import services as money
 from payouts.models import AccountKind, LedgerTransaction
 from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused
-from tests.conftest import joker_draw_limits, make_user
+from tests.conftest import joker_draw_limits
 
 D = Decimal
 
@@ -177,14 +177,6 @@ def test_a_void_and_a_decision_at_once_never_both_apply(funded_player, joker_tab
 
 
 # Peer tables -----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def players(pit):
-    users = [make_user(name, "player") for name in ("ann", "ben", "cal")]
-    for user in users:
-        money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
-    return users
 
 
 def seat_everyone(service, table, users, settings, pause: str) -> None:

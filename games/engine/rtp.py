@@ -921,20 +921,39 @@ def _frequencies(counts: Mapping[str, int], names: Sequence[str], total: int) ->
     return {name: counts.get(name, 0) / total if total else 0.0 for name in names}
 
 
+def ratio_spread99(
+    n: int,
+    *,
+    returned: Fraction,
+    staked: Fraction,
+    returned_sq: Fraction,
+    staked_sq: Fraction,
+    returned_staked: Fraction,
+) -> float:
+    """Half the width of the 99% interval of the RTP sum R / sum S over `n` rounds (or boxes)
+    whose stakes differ, from the sums of R, S, R^2, S^2 and R*S: the delta method for a ratio
+    of means, Var(R/S) ~ sum((r - ratio*s)^2) / ((n - 1) * n * mean(s)^2)."""
+    ratio = returned / staked
+    residual = returned_sq - 2 * ratio * returned_staked + ratio * ratio * staked_sq
+    mean_s = staked / n
+    return _Z99 * math.sqrt(max(0.0, float(residual / ((n - 1) * n * mean_s * mean_s))))
+
+
 def summarize(tally: Tally) -> RtpSummary:
     """RTPs and frequencies of a tally of at least two rounds."""
     n = tally.rounds
     if n < 2:
         raise ValueError(f"rounds: an interval needs at least 2 rounds, the tally has {n}")
     scale = tally.scale
-    # The delta method for the ratio of means r = mean R / mean S (R in A, S in A).
-    mean_r, mean_s = Fraction(tally.returned, n * scale), Fraction(tally.staked, n)
-    ratio = mean_r / mean_s
-    var_r = (Fraction(tally.returned_sq, scale * scale) - n * mean_r * mean_r) / (n - 1)
-    var_s = (tally.staked_sq - n * mean_s * mean_s) / (n - 1)
-    cov = (Fraction(tally.returned_staked, scale) - n * mean_r * mean_s) / (n - 1)
-    spread = _Z99 * math.sqrt(
-        max(0.0, float((var_r - 2 * ratio * cov + ratio**2 * var_s) / (n * mean_s**2)))
+    mean_s = Fraction(tally.staked, n)
+    ratio = Fraction(tally.returned, scale) / tally.staked
+    spread = ratio_spread99(
+        n,
+        returned=Fraction(tally.returned, scale),
+        staked=Fraction(tally.staked),
+        returned_sq=Fraction(tally.returned_sq, scale * scale),
+        staked_sq=Fraction(tally.staked_sq),
+        returned_staked=Fraction(tally.returned_staked, scale),
     )
     bonus_rtp = bonus_ci99 = None
     if tally.bonus_rounds >= 2:

@@ -10,16 +10,15 @@ does not depend on play, so a BONUS alert means the table does not pay what its 
 
 from __future__ import annotations
 
-import math
 from decimal import Decimal
+from fractions import Fraction
 
 from django.conf import settings
 
+from games.engine.rtp import ratio_spread99
 from games.selectors import ReturnSums, return_sums
 from payouts.models import PaytableKind, PaytableVersion, RtpObservation
 from payouts.rtp import PERCENT_PLACES, rtp_of
-
-Z_99 = 2.5758293035489  # two-sided 99% quantile of the normal distribution
 
 
 def observe_rtp() -> list[RtpObservation]:
@@ -38,13 +37,16 @@ def _observe(kind: str, sums: ReturnSums) -> RtpObservation:
         ratio = sums.returned / sums.staked
         actual = _percent(ratio)
         if sums.boxes > 1:
-            # Delta method: Var(R/S) ~ sum((r - ratio*s)^2) / ((n - 1) * n * mean(s)^2).
-            residual = (
-                sums.returned_squared - 2 * ratio * sums.cross + ratio * ratio * sums.staked_squared
+            half = Decimal(
+                ratio_spread99(
+                    sums.boxes,
+                    returned=Fraction(sums.returned),
+                    staked=Fraction(sums.staked),
+                    returned_sq=Fraction(sums.returned_squared),
+                    staked_sq=Fraction(sums.staked_squared),
+                    returned_staked=Fraction(sums.cross),
+                )
             )
-            mean_stake = sums.staked / sums.boxes
-            variance = residual / ((sums.boxes - 1) * sums.boxes * mean_stake * mean_stake)
-            half = Decimal(Z_99 * math.sqrt(max(float(variance), 0.0)))
             low, high = _percent(max(ratio - half, Decimal(0))), _percent(ratio + half)
     measured = rtp_of(version)
     theoretical, run = measured if measured else (None, None)

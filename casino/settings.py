@@ -32,6 +32,9 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Persistent connections: PostgreSQL forks a process per connection, too dear per request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The hot paths' statements are prepared on each connection from their second run on
+# (casino.db); Django's own statements are bound on the client and never prepared.
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 # The sign-in throttles count here; every web process must share it in production
@@ -68,7 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "casino.throttling.LoginFormThrottleMiddleware",
     # Every change made through a request is stored with its user and URL (pghistory).
-    "pghistory.middleware.HistoryMiddleware",
+    "casino.history.HistoryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -125,7 +128,7 @@ LOGIN_FORM_VIEWS = ("admin:login", "play:login")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "casino.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.http import HttpResponse
 from rest_framework import status
 from rest_framework.exceptions import APIException, ValidationError
@@ -23,6 +23,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.db import prepared_cursor
 from casino.faults import fault_point
 from casino.permissions import acting_user
 
@@ -53,6 +54,9 @@ _CLAIM = (
 )
 
 
+_STORE = "UPDATE payouts_idempotentrequest SET status_code = %s, response_body = %s WHERE id = %s"
+
+
 def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpResponse]:
     @wraps(view_method)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -68,7 +72,7 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
         with transaction.atomic():
             # Claim the key first. A concurrent request with the same key waits here on the
             # unique index until this one commits (then replays) or rolls back (then runs).
-            with connection.cursor() as cursor:
+            with prepared_cursor() as cursor:
                 cursor.execute(_CLAIM, [user.pk, key, fingerprint])
                 claimed = cursor.fetchone()
             if claimed is None:
@@ -86,9 +90,8 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
                 transaction.set_rollback(True)  # a refusal stores nothing: the key stays free
                 return response
             body = JSONRenderer().render(response.data).decode()
-            IdempotentRequest.objects.filter(pk=claimed[0]).update(
-                status_code=response.status_code, response_body=body
-            )
+            with prepared_cursor() as cursor:
+                cursor.execute(_STORE, [response.status_code, body, claimed[0]])
         fault_point("request.committed")  # committed, but the client never hears of it
         return HttpResponse(body, status=response.status_code, content_type="application/json")
 

@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import pghistory
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+
+from casino.db import prepared_cursor
 
 from .models import (
     CENT,
@@ -101,22 +102,55 @@ class GameAccounts:
 
 
 def game_accounts(player: User, currency: str) -> GameAccounts:
-    """The player's wallet and the house's game accounts, fetched in one query."""
-    house_kinds = (AccountKind.STAKES_IN_PLAY, AccountKind.BONUS, AccountKind.HOUSE_BANKROLL)
-    found = {
-        account.kind: account
-        for account in Account.objects.filter(currency=currency).filter(
-            Q(kind=AccountKind.PLAYER_WALLET, owner=player) | Q(kind__in=house_kinds, owner=None)
+    """The player's wallet and the house's game accounts: one query the first time, then from
+    this process's memory. An account keeps its id for good (accounts are never deleted), and
+    `post_transactions` locks and checks every account it posts to, so only the ids are kept.
+    """
+    key = (player.pk, currency)
+    ids = _GAME_ACCOUNT_IDS.get(key)
+    if ids is None:
+        house_kinds = (AccountKind.STAKES_IN_PLAY, AccountKind.BONUS, AccountKind.HOUSE_BANKROLL)
+        found = {
+            account.kind: account
+            for account in Account.objects.filter(currency=currency).filter(
+                Q(kind=AccountKind.PLAYER_WALLET, owner=player)
+                | Q(kind__in=house_kinds, owner=None)
+            )
+        }
+        ids = (
+            (found.get(AccountKind.PLAYER_WALLET) or wallet(player, currency)).pk,
+            *(
+                (found.get(kind) or house_account(kind, currency)).pk
+                for kind in (
+                    AccountKind.STAKES_IN_PLAY,
+                    AccountKind.BONUS,
+                    AccountKind.HOUSE_BANKROLL,
+                )
+            ),
         )
-    }
+        if len(_GAME_ACCOUNT_IDS) >= _GAME_ACCOUNT_IDS_KEPT:
+            _GAME_ACCOUNT_IDS.clear()
+        _GAME_ACCOUNT_IDS[key] = ids
+    wallet_id, stakes_id, bonus_id, bankroll_id = ids
     return GameAccounts(
-        wallet=found.get(AccountKind.PLAYER_WALLET) or wallet(player, currency),
-        stakes_in_play=found.get(AccountKind.STAKES_IN_PLAY)
-        or house_account(AccountKind.STAKES_IN_PLAY, currency),
-        bonus=found.get(AccountKind.BONUS) or house_account(AccountKind.BONUS, currency),
-        house_bankroll=found.get(AccountKind.HOUSE_BANKROLL)
-        or house_account(AccountKind.HOUSE_BANKROLL, currency),
+        wallet=_known_account(wallet_id, AccountKind.PLAYER_WALLET, currency, player.pk),
+        stakes_in_play=_known_account(stakes_id, AccountKind.STAKES_IN_PLAY, currency),
+        bonus=_known_account(bonus_id, AccountKind.BONUS, currency),
+        house_bankroll=_known_account(bankroll_id, AccountKind.HOUSE_BANKROLL, currency),
     )
+
+
+# (player id, currency) -> the ids of the wallet, stakes in play, BONUS and bankroll accounts.
+_GAME_ACCOUNT_IDS: dict[tuple[int, str], tuple[int, int, int, int]] = {}
+_GAME_ACCOUNT_IDS_KEPT = 100_000
+
+
+def _known_account(pk: int, kind: str, currency: str, owner_id: int | None = None) -> Account:
+    """An account as far as a posting needs it, without a query (its balance is read locked)."""
+    account = Account(pk=pk, kind=kind, currency=currency, owner_id=owner_id)
+    account._state.adding = False
+    account._state.db = connection.alias
+    return account
 
 
 def _account(*, kind: str, currency: str, owner: User | None) -> Account:
@@ -182,20 +216,24 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
     # the first write, and a failing write fails the caller's whole transaction anyway.
     with nullcontext() if connection.in_atomic_block else transaction.atomic():
         references = [t.reference for t in transfers if t.reference is not None]
-        accounts = (
-            Account.objects.select_for_update(no_key=True)
-            .filter(pk__in={p.account.pk for t in transfers for p in t.postings})
-            .order_by("pk")
-        )
-        if references:
-            accounts = accounts.annotate(
-                posted=ArraySubquery(
-                    LedgerTransaction.objects.filter(reference__in=references).values("pk")
-                )
-            )
-        locked = {a.pk: a for a in accounts}
-        # The same array on every row; `posted` is the annotation above.
-        posted_ids = next(iter(locked.values())).posted if references else []  # type: ignore[attr-defined]
+        postings = [p for t in transfers for p in t.postings]
+        with prepared_cursor() as cursor:
+            cursor.execute(_LOCK, [references, sorted({p.account.pk for p in postings})])
+            rows = cursor.fetchall()
+        locked = {}
+        for pk, kind, currency, owner_id, balance, _ in rows:
+            locked[pk] = _known_account(pk, kind, currency, owner_id)
+            locked[pk].balance = balance
+        for posting in postings:
+            found = locked.get(posting.account.pk)
+            if found is None or (found.kind, found.currency, found.owner_id) != (
+                posting.account.kind,
+                posting.account.currency,
+                posting.account.owner_id,
+            ):
+                _GAME_ACCOUNT_IDS.clear()
+                raise LedgerError(f"Account {posting.account.pk} is not the account posted to.")
+        posted_ids = rows[0][5] if rows else []
         posted = (
             {t.reference: t for t in LedgerTransaction.objects.filter(pk__in=posted_ids)}
             if posted_ids  # only a retry of something already posted pays for this query
@@ -216,6 +254,17 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
     return [posted[t.reference] if t.reference in posted else next(by_transfer) for t in transfers]
 
 
+# Locks the accounts in id order and finds the references already on the ledger (the same
+# array on every row).
+_LOCK = """
+SELECT a.id, a.kind, a.currency, a.owner_id, a.balance,
+       ARRAY(SELECT t.id FROM payouts_ledgertransaction t WHERE t.reference = ANY(%s::text[]))
+FROM payouts_account a
+WHERE a.id = ANY(%s::bigint[])
+ORDER BY a.id
+FOR NO KEY UPDATE
+"""
+
 # The transactions get their ids first (`v`, evaluated once), so that their entries can name
 # them; entries keep the order of their postings.
 _WRITE = """
@@ -227,10 +276,11 @@ WITH v AS (
 ), t AS (
     INSERT INTO payouts_ledgertransaction
         (id, kind, reason, reference, reverses_id, created_by_id, created_at)
-    SELECT id, kind, reason, reference, reverses_id, created_by_id, %s FROM v ORDER BY n
+    SELECT id, kind, reason, reference, reverses_id, created_by_id, %s::timestamptz
+    FROM v ORDER BY n
 ), e AS (
     INSERT INTO payouts_ledgerentry (transaction_id, account_id, amount, currency, created_at)
-    SELECT v.id, p.account_id, p.amount, p.currency, %s
+    SELECT v.id, p.account_id, p.amount, p.currency, %s::timestamptz
     FROM unnest(%s::int[], %s::bigint[], %s::numeric[], %s::text[]) WITH ORDINALITY
          AS p (n, account_id, amount, currency, position)
     JOIN v USING (n)
@@ -267,7 +317,7 @@ def _write(transfers: Sequence[Transfer], accounts: Iterable[Account]) -> list[L
         [a.pk for a in balances],
         [a.balance for a in balances],
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_WRITE, params)
         ids = [row[0] for row in cursor.fetchall()]
     written = []

@@ -125,6 +125,10 @@ class TableLimits(MakerCheckerChange):
         return f"{self.table} limits v{self.number}"
 
 
+# A player finishes a banked round at a table before starting another (JD-4).
+UNFINISHED_ROUND_CONSTRAINT = "one_unfinished_round_per_player_and_table"
+
+
 class RoundStatus(models.TextChoices):
     DECIDING = "deciding", "Deciding"
     SETTLED = "settled", "Settled"
@@ -177,7 +181,12 @@ class Round(models.Model):
     class Meta:
         ordering = ("-id",)
         constraints = [
-            models.UniqueConstraint(fields=("table", "nonce"), name="one_nonce_per_table")
+            models.UniqueConstraint(fields=("table", "nonce"), name="one_nonce_per_table"),
+            models.UniqueConstraint(
+                fields=("table", "player"),
+                condition=Q(status="deciding", player__isnull=False),
+                name=UNFINISHED_ROUND_CONSTRAINT,
+            ),
         ]
         indexes = [
             models.Index(fields=("player", "-id")),

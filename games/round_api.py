@@ -15,7 +15,7 @@ from casino.permissions import PLAYERS_ACT, acting_user
 from payouts.idempotency import HEADER, idempotent
 
 from . import selectors
-from .models import Game, Table
+from .models import Game
 from .round_serializers import OpenRoundSerializer, RoundActionSerializer, round_json
 from .services import joker_draw
 from .services.joker_draw import BoxRequest
@@ -54,12 +54,9 @@ class JokerDrawRounds(APIView):
         incoming = OpenRoundSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        table = Table.objects.filter(pk=data["table"]).first()
-        if table is None:
-            raise ValidationError({"table": [f"There is no table {data['table']}."]})
         round_ = joker_draw.open_round(
             player=acting_user(request),
-            table=table,
+            table=data["table"],
             boxes=[
                 BoxRequest(box=b["box"], ante=b["ante"], bonus=b.get("bonus"))
                 for b in data["boxes"]

@@ -8,16 +8,15 @@ survives a restart exactly where it was.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
-from django.db import transaction
-from django.db.models import Exists, Subquery
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.faults import fault_point
@@ -27,16 +26,17 @@ from games.engine.cards import Card, parse_card
 from games.engine.hands import evaluate
 from games.engine.joker_draw import Bet, Exchange, Fold, RuleViolation, Stake
 from games.models import (
+    UNFINISHED_ROUND_CONSTRAINT,
     BoxSettlement,
     Game,
     Round,
-    RoundEvent,
     RoundStatus,
     Table,
     TableLimits,
     TableStatus,
 )
-from games.services.rounds import RoundRefused, limits_in_force
+from games.services import joker_draw_sql
+from games.services.rounds import RoundRefused
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
@@ -62,53 +62,52 @@ class DecisionOverdue(Exception):
 
 
 def open_round(
-    *, player: User, table: Table, boxes: Sequence[BoxRequest], client_seed: str | None = None
+    *,
+    player: User,
+    table: Table | int,
+    boxes: Sequence[BoxRequest],
+    client_seed: str | None = None,
 ) -> Round:
-    """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3)."""
-    limits = limits_in_force(table, game=Game.JOKER_DRAW, rule="JD-1")
-    stakes = _checked_stakes(limits, boxes)
-    (bet_version, bet_odds), (bonus_version, bonus_odds) = _approved_versions(limits)
+    """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3). `table` is
+    the table or its id: the opening reads the table under its lock either way."""
+    table_id = table if isinstance(table, int) else table.pk
     server_seed = fairness.new_server_seed()
     client_seed = client_seed or fairness.new_server_seed()[:16]
     with transaction.atomic():
-        # The table lock makes nonces gapless and unique (FS-2) and keeps a player to one
-        # unfinished round here; it is taken late and held for a few statements only.
-        status = (
-            Table.objects.select_for_update(no_key=True)
-            .filter(pk=table.pk)
-            .values_list("status")
-            .get()
-        )
-        if status != (TableStatus.OPEN,):
-            raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
-        # Both facts the lock guards in one statement (not in the locking one: that statement's
-        # snapshot predates the wait for the lock).
-        busy, last_nonce = (
-            Table.objects.filter(pk=table.pk)
-            .annotate(
-                busy=Exists(
-                    Round.objects.filter(table=table, player=player, status=RoundStatus.DECIDING)
-                ),
-                last_nonce=Subquery(
-                    Round.objects.filter(table=table).order_by("-nonce").values("nonce")[:1]
-                ),
-            )
-            .values_list("busy", "last_nonce")
-            .get()
-        )
-        if busy:
+        # The table lock makes nonces gapless and unique (FS-2); it is held until the commit,
+        # a few statements later.
+        opening = joker_draw_sql.lock_table(table_id)
+        if opening is None:
+            raise RoundRefused(f"There is no table {table_id}.", field="table", rule="JD-1")
+        table = opening.table
+        if table.game != Game.JOKER_DRAW:
             raise RoundRefused(
-                "Finish your round at this table before starting another.",
+                f"{table} is not a table of {Game(Game.JOKER_DRAW).label}.",
                 field="table",
-                rule="JD-4",
+                rule="JD-1",
+            )
+        if opening.limits_id is None:
+            raise RoundRefused(
+                f"{table} has no approved limits.", field="table", rule="JD-1", status=409
+            )
+        if opening.bet_version_id is None or opening.bonus_version_id is None:
+            raise RoundRefused(
+                "The table's paytable has no approved version.",
+                field="table",
+                rule="JD-14",
                 status=409,
             )
-        nonce = (last_nonce or 0) + 1
+        rules = rules_in_force(opening.limits_id, opening.bet_version_id, opening.bonus_version_id)
+        stakes = _checked_stakes(rules.limits, boxes)
+        if table.status != TableStatus.OPEN:
+            raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
+        nonce = joker_draw_sql.next_nonce(table_id)
         deck = fairness.deck_order(server_seed, client_seed, nonce, jokers=1)
         state, events = joker_draw.start_round(
-            deck, stakes, bet_paytable=bet_odds, bonus_paytable=bonus_odds
+            deck, stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
         )
-        round_ = Round.objects.create(
+        now = timezone.now()
+        round_ = Round(
             table=table,
             nonce=nonce,
             player=player,
@@ -116,11 +115,25 @@ def open_round(
             server_seed=server_seed,
             client_seed=client_seed,
             engine_state=joker_draw.to_json(state),
-            bet_paytable_version=bet_version,
-            bonus_paytable_version=bonus_version,
-            decision_deadline=timezone.now() + _decision_time(limits),
+            bet_paytable_version=rules.bet_version,
+            bonus_paytable_version=rules.bonus_version,
+            decision_deadline=now + _decision_time(rules.limits.decision_timeout_seconds),
             history_length=1 + len(events),  # the opening facts, then the deal
+            created_at=now,
         )
+        history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
+        try:
+            joker_draw_sql.insert_round(round_, history, actor_id=player.pk)
+        except IntegrityError as clash:
+            if _constraint(clash) != UNFINISHED_ROUND_CONSTRAINT:
+                raise
+            raise RoundRefused(
+                "Finish your round at this table before starting another.",
+                field="table",
+                rule="JD-4",
+                status=409,
+            ) from None
+        live.table_changed(table_id)
         antes = sum((s.ante for s in stakes), Decimal(0))
         bonuses = sum((s.bonus or Decimal(0) for s in stakes), Decimal(0))
         accounts = game_accounts(player, table.currency)
@@ -130,8 +143,6 @@ def open_round(
         ]
         if bonuses:
             postings.append(Posting(accounts.bonus, bonuses))
-        history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
-        _record(round_, history, start=0, actor=player)
         post_transactions(
             [
                 Transfer(
@@ -168,13 +179,23 @@ def act(
     if fold_overdue_first:
         expire_decision(round_id)
     with transaction.atomic():
-        round_ = _locked_round(round_id, player)
+        locked = joker_draw_sql.lock_round(round_id, player.pk, Game.JOKER_DRAW)
+        if locked is None:  # another player's round is as good as no round at all
+            raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
+        round_, timeout_seconds = locked
+        round_.player = player
+        _attach_paytable_versions(round_)
         if round_.status != RoundStatus.DECIDING:
             raise RoundRefused("The round is over.", field="action", rule="JD-8", status=409)
         deadline = round_.decision_deadline
         if not fold_overdue_first and deadline is not None and deadline <= timezone.now():
             raise DecisionOverdue(round_id)
-        _apply(round_, _engine_action(box, action, cards), actor=player)
+        _apply(
+            round_,
+            _engine_action(box, action, cards),
+            actor=player,
+            timeout=_decision_time(timeout_seconds),
+        )
     return round_
 
 
@@ -245,52 +266,51 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
     return stakes
 
 
-def _approved_versions(
-    limits: TableLimits,
-) -> tuple[
-    tuple[PaytableVersion, joker_draw.Paytable], tuple[PaytableVersion, joker_draw.Paytable]
-]:
-    """The bet and BONUS paytable versions in force now, with their odds (JD-14): one query for
-    the lines of the newest approved version of each paytable, with their versions."""
-    in_force = (
-        PaytableVersion.objects.filter(
-            paytable_id__in=[limits.bet_paytable_id, limits.bonus_paytable_id],
-            status=ChangeStatus.APPROVED,
-        )
-        .order_by("paytable_id", "-number")
-        .distinct("paytable_id")
-        .values("pk")
-    )
-    versions: dict[int, PaytableVersion] = {}
-    odds: dict[int, dict[str, Fraction]] = {}
-    for line in PaytableLine.objects.filter(version__in=in_force).select_related(
-        "version__paytable"
-    ):
-        paytable_id = line.version.paytable_id
-        versions.setdefault(paytable_id, line.version)
-        odds.setdefault(paytable_id, {})[line.category] = line.odds
-    bet, bonus = limits.bet_paytable_id, limits.bonus_paytable_id
-    if bet not in versions or bonus not in versions:
-        raise RoundRefused(
-            "The table's paytable has no approved version.", field="table", rule="JD-14", status=409
-        )
-    return (versions[bet], odds[bet]), (versions[bonus], odds[bonus])
+@dataclass(frozen=True)
+class RulesInForce:
+    """Approved limits and the bet and BONUS paytable versions a round is opened under."""
+
+    limits: TableLimits
+    bet_version: PaytableVersion
+    bet_odds: joker_draw.Paytable
+    bonus_version: PaytableVersion
+    bonus_odds: joker_draw.Paytable
 
 
-def _locked_round(round_id: int, player: User) -> Round:
-    round_ = (
-        Round.objects.select_for_update(of=("self",), no_key=True)
-        # The paytable names too: the response shows them.
-        .select_related(
-            "table", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
-        )
-        .filter(pk=round_id, player=player, table__game=Game.JOKER_DRAW)
-        .first()
+@functools.lru_cache(maxsize=256)
+def rules_in_force(limits_id: int, bet_version_id: int, bonus_version_id: int) -> RulesInForce:
+    """The limits and paytable versions by id, with their odds (JD-14), read once per process:
+    approved limits, versions and lines can never change (the database refuses it), so what
+    an id names stays true. Which ids are in force is read with the table's lock."""
+    limits = TableLimits.objects.get(pk=limits_id, status=ChangeStatus.APPROVED)
+    bet, bonus = (paytable_version(pk) for pk in (bet_version_id, bonus_version_id))
+    return RulesInForce(limits, bet, _odds_of(bet.pk), bonus, _odds_of(bonus.pk))
+
+
+@functools.lru_cache(maxsize=256)
+def paytable_version(pk: int) -> PaytableVersion:
+    """An approved paytable version with its paytable (frozen, so kept per process)."""
+    return PaytableVersion.objects.select_related("paytable").get(
+        pk=pk, status=ChangeStatus.APPROVED
     )
-    if round_ is None:  # another player's round is as good as no round at all
-        raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
-    round_.player = player
-    return round_
+
+
+def _odds_of(version_id: int) -> joker_draw.Paytable:
+    lines = PaytableLine.objects.filter(version_id=version_id)
+    return {line.category: line.odds for line in lines}
+
+
+def _attach_paytable_versions(round_: Round) -> None:
+    """The round's paytable versions, with their names for the response, without a query."""
+    for field in ("bet_paytable_version", "bonus_paytable_version"):
+        pk = getattr(round_, f"{field}_id")
+        if pk is not None:
+            setattr(round_, field, paytable_version(pk))
+
+
+def _constraint(clash: IntegrityError) -> str | None:
+    diagnosis = getattr(clash.__cause__, "diag", None)
+    return getattr(diagnosis, "constraint_name", None)
 
 
 def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Action:
@@ -309,14 +329,15 @@ def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Ac
     return Exchange(box, parsed)
 
 
-def _decision_time(limits: TableLimits | None) -> timedelta:
-    return timedelta(seconds=limits.decision_timeout_seconds or 0 if limits else 0)
+def _decision_time(seconds: int | None) -> timedelta:
+    return timedelta(seconds=seconds or 0)
 
 
 def _fold_overdue(round_: Round) -> None:
     """Fold every box whose decision time has run out, each box having its full time (JD-4)."""
     now = timezone.now()
-    timeout = _decision_time(round_.table.active_limits())
+    limits = round_.table.active_limits()
+    timeout = _decision_time(limits.decision_timeout_seconds if limits else None)
     while (
         round_.status == RoundStatus.DECIDING
         and round_.decision_deadline
@@ -327,13 +348,16 @@ def _fold_overdue(round_: Round) -> None:
         if box is None:
             return
         deadline = round_.decision_deadline
-        _apply(round_, Fold(box.number, timed_out=True), actor=None)
+        _apply(round_, Fold(box.number, timed_out=True), actor=None, timeout=timeout)
         if round_.status == RoundStatus.DECIDING:
             round_.decision_deadline = deadline + timeout
             round_.save(update_fields=["decision_deadline"])
 
 
-def _apply(round_: Round, action: joker_draw.Action, *, actor: User | None) -> None:
+def _apply(
+    round_: Round, action: joker_draw.Action, *, actor: User | None, timeout: timedelta
+) -> None:
+    """Apply `action`; the next box to act gets `timeout` to decide (JD-4)."""
     state = joker_draw.from_json(round_.engine_state)
     try:
         extra = joker_draw.extra_stake(state, action)
@@ -355,18 +379,18 @@ def _apply(round_: Round, action: joker_draw.Action, *, actor: User | None) -> N
                 reference=f"round:{round_.pk}:event:{round_.history_length}",
             )
         )
-    _record(round_, events, start=round_.history_length, actor=actor)
+    recorded = round_.history_length
     round_.history_length += len(events)
     round_.engine_state = joker_draw.to_json(state)
-    fields = ["engine_state", "history_length"]
     if state.phase == joker_draw.Phase.SETTLED:
         transfers.append(_settle(round_, state, accounts))
-        fields += ["status", "settled_at", "decision_deadline"]
     else:
-        round_.decision_deadline = timezone.now() + _decision_time(round_.table.active_limits())
-        fields.append("decision_deadline")
+        round_.decision_deadline = timezone.now() + timeout
     fault_point("round.before_update")
-    round_.save(update_fields=fields)
+    joker_draw_sql.save_round(
+        round_, events, start=recorded, actor_id=actor.pk if actor is not None else None
+    )
+    live.table_changed(round_.table_id)
     # The ledger goes last: the shared house accounts stay locked only until the commit.
     post_transactions(transfers)
     if round_.status == RoundStatus.SETTLED:
@@ -446,17 +470,6 @@ def _player_of(round_: Round) -> User:
     if round_.player is None:
         raise ValueError(f"{round_} is a banked round without a player")
     return round_.player
-
-
-def _record(
-    round_: Round, events: Sequence[joker_draw.Event], *, start: int, actor: User | None
-) -> None:
-    """Append events to the hand history after the `start` events already there."""
-    RoundEvent.objects.bulk_create(
-        RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
-        for n, event in enumerate(events)
-    )
-    live.table_changed(round_.table_id)
 
 
 def _opening_facts(round_: Round, stakes: Sequence[Stake]) -> dict[str, Any]:

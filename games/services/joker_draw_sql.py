@@ -1,0 +1,201 @@
+"""The statements of the joker draw hot path, written out.
+
+Every round at every table sends these, so each does in one round trip what the ORM would do
+in several, and none is compiled per call. They read and write the same rows as the models
+(`games.models`); the service (`games.services.joker_draw`) decides what they write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from casino.db import prepared_cursor
+from games.engine import joker_draw
+from games.models import Round, Table
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A table locked for an opening, and the ids of the limits and paytables in force."""
+
+    table: Table
+    limits_id: int | None
+    bet_version_id: int | None
+    bonus_version_id: int | None
+
+
+_LOCK_TABLE = """
+SELECT t.name, t.game, t.currency, t.status, l.id,
+       (SELECT v.id FROM payouts_paytableversion v
+        WHERE v.paytable_id = l.bet_paytable_id AND v.status = 'approved'
+        ORDER BY v.number DESC LIMIT 1),
+       (SELECT v.id FROM payouts_paytableversion v
+        WHERE v.paytable_id = l.bonus_paytable_id AND v.status = 'approved'
+        ORDER BY v.number DESC LIMIT 1)
+FROM games_table t
+LEFT JOIN LATERAL (
+    SELECT id, bet_paytable_id, bonus_paytable_id FROM games_tablelimits
+    WHERE table_id = t.id AND status = 'approved'
+    ORDER BY number DESC LIMIT 1
+) l ON true
+WHERE t.id = %s
+FOR NO KEY UPDATE OF t
+"""
+
+
+def lock_table(table_id: int) -> Opening | None:
+    """Lock the table row (nonces stay gapless and unique, FS-2) and read what is in force."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_LOCK_TABLE, [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    name, game, currency, status, limits_id, bet_version_id, bonus_version_id = row
+    table = Table.from_db(
+        connection.alias,
+        ["id", "name", "game", "currency", "status"],
+        [table_id, name, game, currency, status],
+    )
+    return Opening(table, limits_id, bet_version_id, bonus_version_id)
+
+
+def next_nonce(table_id: int) -> int:
+    """The table's next nonce; read after the table lock, so no other opening sees it."""
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(max(nonce), 0) + 1 FROM games_round WHERE table_id = %s", [table_id]
+        )
+        return int(cursor.fetchone()[0])
+
+
+# Both statements below append events: the actor, the time, then their sequences, kinds and
+# data as three arrays.
+_INSERT_ROUND = """
+WITH r AS (
+    INSERT INTO games_round (
+        table_id, nonce, player_id, status, commitment, server_seed, client_seed,
+        engine_state, bet_paytable_version_id, bonus_paytable_version_id,
+        decision_deadline, history_length, void_reason, created_at
+    )
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s, '', %s)
+    RETURNING id
+), e AS (
+    INSERT INTO games_roundevent (round_id, sequence, kind, data, actor_id, created_at)
+    SELECT r.id, ev.sequence, ev.kind, ev.data, %s::bigint, %s::timestamptz
+    FROM r, unnest(%s::int[], %s::text[], %s::jsonb[]) AS ev (sequence, kind, data)
+)
+SELECT id FROM r
+"""
+
+
+def insert_round(
+    round_: Round, history: Sequence[joker_draw.Event], *, actor_id: int | None
+) -> None:
+    """Insert the round and its first events together; sets the round's id."""
+    values = [
+        round_.table_id,
+        round_.nonce,
+        round_.player_id,
+        round_.status,
+        round_.commitment,
+        round_.server_seed,
+        round_.client_seed,
+        json.dumps(round_.engine_state),
+        round_.bet_paytable_version_id,
+        round_.bonus_paytable_version_id,
+        round_.decision_deadline,
+        round_.history_length,
+        round_.created_at,
+        *_event_columns(history, start=0, actor_id=actor_id, at=round_.created_at),
+    ]
+    with prepared_cursor() as cursor:
+        cursor.execute(_INSERT_ROUND, values)
+        round_.pk = cursor.fetchone()[0]
+    round_._state.adding = False
+    round_._state.db = connection.alias
+
+
+_ROUND_FIELDS = [field.attname for field in Round._meta.concrete_fields]
+
+_LOCK_ROUND = f"""
+SELECT {", ".join(f"r.{name}" for name in _ROUND_FIELDS)},
+       t.name, t.game, t.currency, t.status,
+       (SELECT l.decision_timeout_seconds FROM games_tablelimits l
+        WHERE l.table_id = r.table_id AND l.status = 'approved'
+        ORDER BY l.number DESC LIMIT 1)
+FROM games_round r JOIN games_table t ON t.id = r.table_id
+WHERE r.id = %s AND r.player_id = %s AND t.game = %s
+FOR NO KEY UPDATE OF r
+"""  # noqa: S608 - the column names are the model's own
+
+
+def lock_round(round_id: int, player_id: int, game: str) -> tuple[Round, int | None] | None:
+    """The player's round under lock, with its table, and the decision timeout of the table's
+    limits in force (seconds); None if the player has no such round."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_LOCK_ROUND, [round_id, player_id, game])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    fields = len(_ROUND_FIELDS)
+    round_ = Round.from_db(connection.alias, _ROUND_FIELDS, row[:fields])
+    round_.engine_state = json.loads(round_.engine_state)  # jsonb arrives as text (Django)
+    name, game, currency, status, timeout_seconds = row[fields:]
+    round_.table = Table.from_db(
+        connection.alias,
+        ["id", "name", "game", "currency", "status"],
+        [round_.table_id, name, game, currency, status],
+    )
+    return round_, timeout_seconds
+
+
+_SAVE_ROUND = """
+WITH e AS (
+    INSERT INTO games_roundevent (round_id, sequence, kind, data, actor_id, created_at)
+    SELECT %s::bigint, ev.sequence, ev.kind, ev.data, %s::bigint, %s::timestamptz
+    FROM unnest(%s::int[], %s::text[], %s::jsonb[]) AS ev (sequence, kind, data)
+)
+UPDATE games_round
+SET engine_state = %s::jsonb, history_length = %s, status = %s, settled_at = %s,
+    decision_deadline = %s
+WHERE id = %s
+"""
+
+
+def save_round(
+    round_: Round, events: Sequence[joker_draw.Event], *, start: int, actor_id: int | None
+) -> None:
+    """Append the events after the `start` already recorded and store the round's new state."""
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            _SAVE_ROUND,
+            [
+                round_.pk,
+                *_event_columns(events, start=start, actor_id=actor_id, at=timezone.now()),
+                json.dumps(round_.engine_state),
+                round_.history_length,
+                round_.status,
+                round_.settled_at,
+                round_.decision_deadline,
+                round_.pk,
+            ],
+        )
+
+
+def _event_columns(
+    events: Sequence[joker_draw.Event], *, start: int, actor_id: int | None, at: datetime
+) -> list[Any]:
+    return [
+        actor_id,
+        at,
+        [start + n for n in range(len(events))],
+        [event.kind for event in events],
+        [json.dumps(event.data) for event in events],
+    ]

@@ -7,6 +7,7 @@ are written in the same database transaction.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
@@ -266,13 +267,15 @@ FOR NO KEY UPDATE
 """
 
 # The transactions get their ids first (`v`, evaluated once), so that their entries can name
-# them; entries keep the order of their postings.
+# them; entries keep the order of their postings. The rows come as three JSON arrays: one
+# parameter each, whatever their number.
 _WRITE = """
 WITH v AS (
-    SELECT n, nextval(pg_get_serial_sequence('payouts_ledgertransaction', 'id')) AS id,
-           kind, reason, reference, reverses_id, created_by_id
-    FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::bigint[], %s::bigint[])
-         AS v (n, kind, reason, reference, reverses_id, created_by_id)
+    SELECT x.n, nextval(pg_get_serial_sequence('payouts_ledgertransaction', 'id')) AS id,
+           x.kind, x.reason, x.reference, x.reverses_id, x.created_by_id
+    FROM jsonb_to_recordset(%s::jsonb) AS x (
+        n int, kind text, reason text, reference text, reverses_id bigint, created_by_id bigint
+    )
 ), t AS (
     INSERT INTO payouts_ledgertransaction
         (id, kind, reason, reference, reverses_id, created_by_id, created_at)
@@ -281,13 +284,13 @@ WITH v AS (
 ), e AS (
     INSERT INTO payouts_ledgerentry (transaction_id, account_id, amount, currency, created_at)
     SELECT v.id, p.account_id, p.amount, p.currency, %s::timestamptz
-    FROM unnest(%s::int[], %s::bigint[], %s::numeric[], %s::text[]) WITH ORDINALITY
-         AS p (n, account_id, amount, currency, position)
+    FROM jsonb_to_recordset(%s::jsonb)
+         AS p (n int, account_id bigint, amount numeric, currency text, position int)
     JOIN v USING (n)
     ORDER BY p.position
 ), b AS (
     UPDATE payouts_account AS a SET balance = p.balance
-    FROM unnest(%s::bigint[], %s::numeric[]) AS p (id, balance)
+    FROM jsonb_to_recordset(%s::jsonb) AS p (id bigint, balance numeric)
     WHERE a.id = p.id
 )
 SELECT id FROM v ORDER BY n
@@ -298,25 +301,31 @@ def _write(transfers: Sequence[Transfer], accounts: Iterable[Account]) -> list[L
     """Insert the transactions and their entries and store the accounts' new balances: one
     statement, one round trip to the database."""
     now = timezone.now()
-    numbered = list(enumerate(transfers))
-    postings = [(n, p) for n, t in numbered for p in t.postings]
-    balances = list(accounts)
-    params: list[Any] = [
-        [n for n, _ in numbered],
-        [t.kind for _, t in numbered],
-        [t.reason for _, t in numbered],
-        [t.reference for _, t in numbered],
-        [t.reverses.pk if t.reverses else None for _, t in numbered],
-        [t.created_by.pk if t.created_by else None for _, t in numbered],
-        now,
-        now,
-        [n for n, _ in postings],
-        [p.account.pk for _, p in postings],
-        [p.amount for _, p in postings],
-        [p.account.currency for _, p in postings],
-        [a.pk for a in balances],
-        [a.balance for a in balances],
+    rows = [
+        {
+            "n": n,
+            "kind": t.kind,
+            "reason": t.reason,
+            "reference": t.reference,
+            "reverses_id": t.reverses.pk if t.reverses else None,
+            "created_by_id": t.created_by.pk if t.created_by else None,
+        }
+        for n, t in enumerate(transfers)
     ]
+    entries = [
+        {
+            "n": n,
+            "account_id": p.account.pk,
+            "amount": str(p.amount),
+            "currency": p.account.currency,
+            "position": position,
+        }
+        for position, (n, p) in enumerate(
+            (n, p) for n, t in enumerate(transfers) for p in t.postings
+        )
+    ]
+    balances = [{"id": a.pk, "balance": str(a.balance)} for a in accounts]
+    params = [json.dumps(rows), now, now, json.dumps(entries), json.dumps(balances)]
     with prepared_cursor() as cursor:
         cursor.execute(_WRITE, params)
         ids = [row[0] for row in cursor.fetchall()]

@@ -382,13 +382,19 @@ def _apply(
     recorded = round_.history_length
     round_.history_length += len(events)
     round_.engine_state = joker_draw.to_json(state)
+    settlements: list[BoxSettlement] = []
     if state.phase == joker_draw.Phase.SETTLED:
-        transfers.append(_settle(round_, state, accounts))
+        settlements, payout = _settle(round_, state, accounts)
+        transfers.append(payout)
     else:
         round_.decision_deadline = timezone.now() + timeout
     fault_point("round.before_update")
     joker_draw_sql.save_round(
-        round_, events, start=recorded, actor_id=actor.pk if actor is not None else None
+        round_,
+        events,
+        start=recorded,
+        actor_id=actor.pk if actor is not None else None,
+        settlements=settlements,
     )
     live.table_changed(round_.table_id)
     # The ledger goes last: the shared house accounts stay locked only until the commit.
@@ -399,8 +405,10 @@ def _apply(
         _schedule_timeout(round_)
 
 
-def _settle(round_: Round, state: joker_draw.RoundState, accounts: GameAccounts) -> Transfer:
-    """Write the payout records and return the one transfer that pays every box (JD-11..13)."""
+def _settle(
+    round_: Round, state: joker_draw.RoundState, accounts: GameAccounts
+) -> tuple[list[BoxSettlement], Transfer]:
+    """The payout records of every box and the one transfer that pays them (JD-11..13)."""
     player = _player_of(round_)
     bet_version = round_.bet_paytable_version
     if bet_version is None:
@@ -446,7 +454,6 @@ def _settle(round_: Round, state: joker_draw.RoundState, accounts: GameAccounts)
                 settled_at=now,
             )
         )
-    BoxSettlement.objects.bulk_create(records)
     house_result = held_antes + held_bonuses - paid
     postings = [Posting(accounts.stakes_in_play, -held_antes)]
     if held_bonuses:
@@ -458,7 +465,7 @@ def _settle(round_: Round, state: joker_draw.RoundState, accounts: GameAccounts)
     round_.status = RoundStatus.SETTLED
     round_.settled_at = now
     round_.decision_deadline = None
-    return Transfer(
+    return records, Transfer(
         kind=TransactionKind.SETTLEMENT,
         postings=postings,
         reason=f"{round_}: settlement",

@@ -11,14 +11,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
 from casino.db import prepared_cursor
 from games.engine import joker_draw
-from games.models import Round, Table
+from games.models import BoxSettlement, Round, Table
 
 
 @dataclass(frozen=True)
@@ -75,8 +74,6 @@ def next_nonce(table_id: int) -> int:
         return int(cursor.fetchone()[0])
 
 
-# Both statements below append events: the actor, the time, then their sequences, kinds and
-# data as three arrays.
 _INSERT_ROUND = """
 WITH r AS (
     INSERT INTO games_round (
@@ -88,8 +85,8 @@ WITH r AS (
     RETURNING id
 ), e AS (
     INSERT INTO games_roundevent (round_id, sequence, kind, data, actor_id, created_at)
-    SELECT r.id, ev.sequence, ev.kind, ev.data, %s::bigint, %s::timestamptz
-    FROM r, unnest(%s::int[], %s::text[], %s::jsonb[]) AS ev (sequence, kind, data)
+    SELECT r.id, ev.sequence, ev.kind, ev.data, ev.actor_id, ev.created_at
+    FROM r, jsonb_populate_recordset(NULL::games_roundevent, %s::jsonb) AS ev
 )
 SELECT id FROM r
 """
@@ -113,7 +110,7 @@ def insert_round(
         round_.decision_deadline,
         round_.history_length,
         round_.created_at,
-        *_event_columns(history, start=0, actor_id=actor_id, at=round_.created_at),
+        _event_rows(None, history, start=0, actor_id=actor_id, at=round_.created_at),
     ]
     with prepared_cursor() as cursor:
         cursor.execute(_INSERT_ROUND, values)
@@ -156,29 +153,47 @@ def lock_round(round_id: int, player_id: int, game: str) -> tuple[Round, int | N
     return round_, timeout_seconds
 
 
-_SAVE_ROUND = """
+_SETTLEMENT_FIELDS = [f for f in BoxSettlement._meta.concrete_fields if not f.primary_key]
+_SETTLEMENT_COLUMNS = ", ".join(field.column for field in _SETTLEMENT_FIELDS)
+
+# The events, then the box settlements, come as JSON arrays of rows.
+_SAVE_ROUND = f"""
 WITH e AS (
     INSERT INTO games_roundevent (round_id, sequence, kind, data, actor_id, created_at)
-    SELECT %s::bigint, ev.sequence, ev.kind, ev.data, %s::bigint, %s::timestamptz
-    FROM unnest(%s::int[], %s::text[], %s::jsonb[]) AS ev (sequence, kind, data)
+    SELECT round_id, sequence, kind, data, actor_id, created_at
+    FROM jsonb_populate_recordset(NULL::games_roundevent, %s::jsonb)
+), s AS (
+    INSERT INTO games_boxsettlement ({_SETTLEMENT_COLUMNS})
+    SELECT {_SETTLEMENT_COLUMNS}
+    FROM jsonb_populate_recordset(NULL::games_boxsettlement, %s::jsonb)
 )
 UPDATE games_round
 SET engine_state = %s::jsonb, history_length = %s, status = %s, settled_at = %s,
     decision_deadline = %s
 WHERE id = %s
-"""
+"""  # noqa: S608 - the column names are the model's own
 
 
 def save_round(
-    round_: Round, events: Sequence[joker_draw.Event], *, start: int, actor_id: int | None
+    round_: Round,
+    events: Sequence[joker_draw.Event],
+    *,
+    start: int,
+    actor_id: int | None,
+    settlements: Sequence[BoxSettlement] = (),
 ) -> None:
-    """Append the events after the `start` already recorded and store the round's new state."""
+    """Append the events after the `start` already recorded, write the box settlements, and
+    store the round's new state."""
+    settled = [
+        {field.attname: getattr(record, field.attname) for field in _SETTLEMENT_FIELDS}
+        for record in settlements
+    ]
     with prepared_cursor() as cursor:
         cursor.execute(
             _SAVE_ROUND,
             [
-                round_.pk,
-                *_event_columns(events, start=start, actor_id=actor_id, at=timezone.now()),
+                _event_rows(round_.pk, events, start=start, actor_id=actor_id, at=timezone.now()),
+                json.dumps(settled, default=str),  # amounts and times as PostgreSQL reads them
                 json.dumps(round_.engine_state),
                 round_.history_length,
                 round_.status,
@@ -189,13 +204,24 @@ def save_round(
         )
 
 
-def _event_columns(
-    events: Sequence[joker_draw.Event], *, start: int, actor_id: int | None, at: datetime
-) -> list[Any]:
-    return [
-        actor_id,
-        at,
-        [start + n for n in range(len(events))],
-        [event.kind for event in events],
-        [json.dumps(event.data) for event in events],
-    ]
+def _event_rows(
+    round_id: int | None,
+    events: Sequence[joker_draw.Event],
+    *,
+    start: int,
+    actor_id: int | None,
+    at: datetime,
+) -> str:
+    return json.dumps(
+        [
+            {
+                "round_id": round_id,
+                "sequence": start + n,
+                "kind": event.kind,
+                "data": event.data,
+                "actor_id": actor_id,
+                "created_at": at.isoformat(),
+            }
+            for n, event in enumerate(events)
+        ]
+    )

@@ -175,6 +175,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 STUD_HAND_PAUSE_SECONDS = env.int("STUD_HAND_PAUSE_SECONDS", default=5)
 DRAWMAHA_HAND_PAUSE_SECONDS = env.int("DRAWMAHA_HAND_PAUSE_SECONDS", default=5)
 CELERY_BEAT_SCHEDULE = {
+    # The joker draw decision timer (games.tasks.fold_overdue_boxes).
+    "fold-overdue-boxes": {"task": "games.tasks.fold_overdue_boxes", "schedule": 1.0},
     "sweep-overdue-rounds": {"task": "games.tasks.sweep_overdue_rounds", "schedule": 15.0},
     "nightly-ledger-report": {
         "task": "payouts.tasks.nightly_ledger_report",

@@ -19,6 +19,18 @@ def expire_joker_draw_decision(round_id: int) -> None:
     fault_point("timer.committed")  # folded, but the broker never heard the task end
 
 
+@shared_task
+def fold_overdue_boxes() -> int:
+    """The joker draw decision timer (JD-4), on Celery beat's one-second tick: each round with
+    a box out of time goes to a fold task of its own. No request sends a broker message for
+    its timer; a fold comes at most about a second after the deadline, and a decision that
+    comes after the deadline is refused on arrival anyway. Returns how many were handed on."""
+    overdue = _overdue_joker_draw_rounds()
+    for round_id in overdue:
+        expire_joker_draw_decision.delay(round_id)
+    return len(overdue)
+
+
 @shared_task(acks_late=True)
 def catch_up_stud_table(table_id: int) -> None:
     """Act for a stud player whose time ran out, or deal the hand that is due; harmless if
@@ -37,11 +49,7 @@ def catch_up_drawmaha_table(table_id: int) -> None:
 def sweep_overdue_rounds() -> int:
     """Fold every overdue decision and deal every due stud and Drawmaha hand, so a lost timer
     delays a fold or a deal but never loses one."""
-    overdue = Round.objects.filter(
-        status=RoundStatus.DECIDING,
-        table__game=Game.JOKER_DRAW,
-        decision_deadline__lte=timezone.now(),
-    ).values_list("pk", flat=True)
+    overdue = _overdue_joker_draw_rounds()
     for round_id in overdue:
         joker_draw.expire_decision(round_id)
     for game, catch_up in (
@@ -51,6 +59,16 @@ def sweep_overdue_rounds() -> int:
         for table_id in _peer_tables_to_touch(game):
             catch_up(table_id)
     return len(overdue)
+
+
+def _overdue_joker_draw_rounds() -> list[int]:
+    return list(
+        Round.objects.filter(
+            status=RoundStatus.DECIDING,
+            table__game=Game.JOKER_DRAW,
+            decision_deadline__lte=timezone.now(),
+        ).values_list("pk", flat=True)
+    )
 
 
 def _peer_tables_to_touch(game: str) -> set[int]:

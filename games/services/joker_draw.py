@@ -9,7 +9,6 @@ survives a restart exactly where it was.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -39,8 +38,6 @@ from games.services import joker_draw_sql
 from games.services.rounds import RoundRefused
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
-
-logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -155,7 +152,6 @@ def open_round(
             ]
         )
         fault_point("round.opened")
-        _schedule_timeout(round_)
     return round_
 
 
@@ -401,8 +397,6 @@ def _apply(
     post_transactions(transfers)
     if round_.status == RoundStatus.SETTLED:
         fault_point("round.settled")
-    if round_.status == RoundStatus.DECIDING:
-        _schedule_timeout(round_)
 
 
 def _settle(
@@ -492,21 +486,3 @@ def _opening_facts(round_: Round, stakes: Sequence[Stake]) -> dict[str, Any]:
         "bet_paytable_version": round_.bet_paytable_version_id,
         "bonus_paytable_version": round_.bonus_paytable_version_id,
     }
-
-
-def _schedule_timeout(round_: Round) -> None:
-    """Ask a worker to fold at the deadline. If the broker is down the fold still happens: the
-    sweeper task and the next touch of the round run the same check."""
-    from games.tasks import expire_joker_draw_decision
-
-    round_id, deadline = round_.pk, round_.decision_deadline
-
-    def send() -> None:
-        try:
-            expire_joker_draw_decision.apply_async((round_id,), eta=deadline)
-        except Exception:  # the broker being down must not fail a committed round
-            logger.warning(
-                "could not schedule the decision timer of round %s", round_id, exc_info=True
-            )
-
-    transaction.on_commit(send)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from decimal import Decimal
@@ -19,7 +20,7 @@ from games.replay import replay_joker_draw
 from games.services import joker_draw
 from games.services.joker_draw import BoxRequest
 from games.services.rounds import RoundRefused
-from games.tasks import expire_joker_draw_decision, sweep_overdue_rounds
+from games.tasks import expire_joker_draw_decision, fold_overdue_boxes, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind, LedgerEntry
 from tests.conftest import api_client
@@ -252,6 +253,29 @@ def test_the_sweeper_folds_what_a_lost_timer_missed(funded_player, joker_table):
     )
     assert sweep_overdue_rounds() == 1
     assert Round.objects.get(pk=body["id"]).status == "settled"
+
+
+def test_the_one_second_tick_hands_each_overdue_round_to_a_worker_that_folds_it(
+    celery_worker, funded_player, joker_table
+):
+    """JD-4 on the real worker: the beat tick finds the boxes out of time and a fold task folds
+    each; a round still in time is left alone."""
+    client = api_client(funded_player)
+    late = open_round(client, joker_table, [{"box": 1, "ante": "0.30"}], key="late").json()
+    assert fold_overdue_boxes() == 0
+    Round.objects.filter(pk=late["id"]).update(
+        decision_deadline=timezone.now() - timedelta(seconds=1)
+    )
+
+    assert fold_overdue_boxes() == 1
+    deadline = time.monotonic() + 60
+    while Round.objects.get(pk=late["id"]).status != "settled":
+        assert time.monotonic() < deadline, celery_worker.output()
+        time.sleep(0.1)
+    folded = Round.objects.get(pk=late["id"])
+    assert folded.events.get(kind="fold").data["timed_out"] is True
+    assert balance(funded_player) == D("99.70")  # the ante is lost, nothing more
+    assert fold_overdue_boxes() == 0
 
 
 def test_one_unfinished_round_per_player_and_table(funded_player, joker_table):

@@ -1,4 +1,4 @@
-"""The prepared statements of the hot paths.
+"""Transactions and prepared statements of the hot paths.
 
 Django's cursors bind parameters on the client, into the statement's text, which the server
 then parses and plans afresh each time. The few statements every round sends are better bound
@@ -8,10 +8,36 @@ in the settings) and the parameters travel apart from the text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
+
 import psycopg
-from django.db import connection
+from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 from pghistory.runtime import _inject_history_context
+from psycopg.types.datetime import TimestamptzLoader
+
+_whole_request = ContextVar("whole_request", default=False)
+
+
+@contextmanager
+def request_transaction() -> Iterator[None]:
+    """The transaction of a whole request, which commits or rolls back as one: every refusal
+    inside it ends the request and rolls everything back."""
+    with transaction.atomic():
+        token = _whole_request.set(True)
+        try:
+            yield
+        finally:
+            _whole_request.reset(token)
+
+
+def service_transaction() -> AbstractContextManager[None]:
+    """A service's transaction. Called inside another it takes a savepoint, so that a refusal
+    undoes the service's work and nothing of its caller's; inside a request transaction, which
+    rolls back whole on any refusal, it spares that savepoint (two round trips)."""
+    return transaction.atomic(savepoint=not _whole_request.get())
 
 
 def prepared_cursor() -> CursorWrapper:
@@ -23,6 +49,9 @@ def prepared_cursor() -> CursorWrapper:
     connection.ensure_connection()
     connection.validate_thread_sharing()
     cursor = psycopg.Cursor(connection.connection)
+    # psycopg's own (compiled) loader for timestamps: Django's is written in Python. The
+    # connection's time zone is UTC (Django sets it), so the values are the same.
+    cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
     if connection.queries_logged:
         return connection.make_debug_cursor(cursor)
     return connection.make_cursor(cursor)

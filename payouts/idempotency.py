@@ -23,7 +23,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.db import prepared_cursor
+from casino.db import prepared_cursor, request_transaction
 from casino.faults import fault_point
 from casino.permissions import acting_user
 
@@ -69,7 +69,7 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
             )
             raise ValidationError({HEADER: [message]})
         fingerprint = _fingerprint(request)
-        with transaction.atomic():
+        with request_transaction():
             # Claim the key first. A concurrent request with the same key waits here on the
             # unique index until this one commits (then replays) or rolls back (then runs).
             with prepared_cursor() as cursor:

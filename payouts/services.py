@@ -104,12 +104,12 @@ class GameAccounts:
 
 def game_accounts(player: User, currency: str) -> GameAccounts:
     """The player's wallet and the house's game accounts: one query the first time, then from
-    this process's memory. An account keeps its id for good (accounts are never deleted), and
-    `post_transactions` locks and checks every account it posts to, so only the ids are kept.
-    """
+    this process's memory. An account keeps its id, kind, currency and owner for good (accounts
+    are never deleted), and `post_transactions` locks every account it posts to, reads its
+    balance then, and checks it is the account the posting names."""
     key = (player.pk, currency)
-    ids = _GAME_ACCOUNT_IDS.get(key)
-    if ids is None:
+    known = _GAME_ACCOUNTS.get(key)
+    if known is None:
         house_kinds = (AccountKind.STAKES_IN_PLAY, AccountKind.BONUS, AccountKind.HOUSE_BANKROLL)
         found = {
             account.kind: account
@@ -118,40 +118,29 @@ def game_accounts(player: User, currency: str) -> GameAccounts:
                 | Q(kind__in=house_kinds, owner=None)
             )
         }
-        ids = (
-            (found.get(AccountKind.PLAYER_WALLET) or wallet(player, currency)).pk,
-            *(
-                (found.get(kind) or house_account(kind, currency)).pk
-                for kind in (
-                    AccountKind.STAKES_IN_PLAY,
-                    AccountKind.BONUS,
-                    AccountKind.HOUSE_BANKROLL,
-                )
-            ),
+        known = GameAccounts(
+            wallet=found.get(AccountKind.PLAYER_WALLET) or wallet(player, currency),
+            stakes_in_play=found.get(AccountKind.STAKES_IN_PLAY)
+            or house_account(AccountKind.STAKES_IN_PLAY, currency),
+            bonus=found.get(AccountKind.BONUS) or house_account(AccountKind.BONUS, currency),
+            house_bankroll=found.get(AccountKind.HOUSE_BANKROLL)
+            or house_account(AccountKind.HOUSE_BANKROLL, currency),
         )
-        if len(_GAME_ACCOUNT_IDS) >= _GAME_ACCOUNT_IDS_KEPT:
-            _GAME_ACCOUNT_IDS.clear()
-        _GAME_ACCOUNT_IDS[key] = ids
-    wallet_id, stakes_id, bonus_id, bankroll_id = ids
-    return GameAccounts(
-        wallet=_known_account(wallet_id, AccountKind.PLAYER_WALLET, currency, player.pk),
-        stakes_in_play=_known_account(stakes_id, AccountKind.STAKES_IN_PLAY, currency),
-        bonus=_known_account(bonus_id, AccountKind.BONUS, currency),
-        house_bankroll=_known_account(bankroll_id, AccountKind.HOUSE_BANKROLL, currency),
-    )
+        # Kept once the accounts are surely on the ledger: one made by a transaction that then
+        # rolls back would name no account.
+        transaction.on_commit(lambda: _remember_game_accounts(key, known))
+    return known
 
 
-# (player id, currency) -> the ids of the wallet, stakes in play, BONUS and bankroll accounts.
-_GAME_ACCOUNT_IDS: dict[tuple[int, str], tuple[int, int, int, int]] = {}
-_GAME_ACCOUNT_IDS_KEPT = 100_000
+def _remember_game_accounts(key: tuple[int, str], accounts: GameAccounts) -> None:
+    if len(_GAME_ACCOUNTS) >= _GAME_ACCOUNTS_KEPT:
+        _GAME_ACCOUNTS.clear()
+    _GAME_ACCOUNTS[key] = accounts
 
 
-def _known_account(pk: int, kind: str, currency: str, owner_id: int | None = None) -> Account:
-    """An account as far as a posting needs it, without a query (its balance is read locked)."""
-    account = Account(pk=pk, kind=kind, currency=currency, owner_id=owner_id)
-    account._state.adding = False
-    account._state.db = connection.alias
-    return account
+# (player id, currency) -> the player's game accounts, as far as a posting needs them.
+_GAME_ACCOUNTS: dict[tuple[int, str], GameAccounts] = {}
+_GAME_ACCOUNTS_KEPT = 100_000
 
 
 def _account(*, kind: str, currency: str, owner: User | None) -> Account:
@@ -221,10 +210,7 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
         with prepared_cursor() as cursor:
             cursor.execute(_LOCK, [references, sorted({p.account.pk for p in postings})])
             rows = cursor.fetchall()
-        locked = {}
-        for pk, kind, currency, owner_id, balance, _ in rows:
-            locked[pk] = _known_account(pk, kind, currency, owner_id)
-            locked[pk].balance = balance
+        locked = {row[0]: Account.from_db(connection.alias, None, row[:-1]) for row in rows}
         for posting in postings:
             found = locked.get(posting.account.pk)
             if found is None or (found.kind, found.currency, found.owner_id) != (
@@ -232,9 +218,9 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
                 posting.account.currency,
                 posting.account.owner_id,
             ):
-                _GAME_ACCOUNT_IDS.clear()
+                _GAME_ACCOUNTS.clear()
                 raise LedgerError(f"Account {posting.account.pk} is not the account posted to.")
-        posted_ids = rows[0][5] if rows else []
+        posted_ids = rows[0][-1] if rows else []
         posted = (
             {t.reference: t for t in LedgerTransaction.objects.filter(pk__in=posted_ids)}
             if posted_ids  # only a retry of something already posted pays for this query
@@ -257,14 +243,14 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
 
 # Locks the accounts in id order and finds the references already on the ledger (the same
 # array on every row).
-_LOCK = """
-SELECT a.id, a.kind, a.currency, a.owner_id, a.balance,
+_LOCK = f"""
+SELECT {", ".join(f"a.{field.column}" for field in Account._meta.concrete_fields)},
        ARRAY(SELECT t.id FROM payouts_ledgertransaction t WHERE t.reference = ANY(%s::text[]))
 FROM payouts_account a
 WHERE a.id = ANY(%s::bigint[])
 ORDER BY a.id
 FOR NO KEY UPDATE
-"""
+"""  # noqa: S608 - the column names are the model's own
 
 # The transactions get their ids first (`v`, evaluated once), so that their entries can name
 # them; entries keep the order of their postings. The rows come as three JSON arrays: one

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino.db import service_transaction
 from casino.faults import fault_point
 from games import live
 from games.engine import fairness, joker_draw
@@ -70,7 +71,7 @@ def open_round(
     table_id = table if isinstance(table, int) else table.pk
     server_seed = fairness.new_server_seed()
     client_seed = client_seed or fairness.new_server_seed()[:16]
-    with transaction.atomic():
+    with service_transaction():
         # The table lock makes nonces gapless and unique (FS-2); it is held until the commit,
         # a few statements later.
         opening = joker_draw_sql.lock_table(table_id)
@@ -174,7 +175,7 @@ def act(
     """
     if fold_overdue_first:
         expire_decision(round_id)
-    with transaction.atomic():
+    with service_transaction():
         locked = joker_draw_sql.lock_round(round_id, player.pk, Game.JOKER_DRAW)
         if locked is None:  # another player's round is as good as no round at all
             raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
+from typing import Any
+from weakref import WeakKeyDictionary
 
 import psycopg
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.utils import CursorWrapper
 from pghistory.runtime import _inject_history_context
 from psycopg.types.datetime import TimestamptzLoader
@@ -40,18 +42,28 @@ def service_transaction() -> AbstractContextManager[None]:
     return transaction.atomic(savepoint=not _whole_request.get())
 
 
-def prepared_cursor() -> CursorWrapper:
+# One server-binding cursor per database connection, made once: a cursor is cheap to use again
+# and dear to make (its adapters copied, the timestamp loader registered).
+_cursors: WeakKeyDictionary[psycopg.Connection[Any], psycopg.Cursor[Any]] = WeakKeyDictionary()
+
+
+@contextmanager
+def prepared_cursor() -> Iterator[CursorWrapper]:
     """A cursor whose statements the server binds and prepares, wrapped as Django wraps its own
     (so they are counted and logged alike). Inside a pghistory context, which puts its own
     statement before each one and so cannot be prepared, Django's ordinary cursor."""
-    if _inject_history_context in connection.execute_wrappers:
-        return connection.cursor()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    cursor = psycopg.Cursor(connection.connection)
-    # psycopg's own (compiled) loader for timestamps: Django's is written in Python. The
-    # connection's time zone is UTC (Django sets it), so the values are the same.
-    cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    db = connections[DEFAULT_DB_ALIAS]
+    if _inject_history_context in db.execute_wrappers:
+        with db.cursor() as ordinary:
+            yield ordinary
+        return
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    cursor = _cursors.get(db.connection)
+    if cursor is None or cursor.closed:
+        cursor = psycopg.Cursor(db.connection)
+        # psycopg's own (compiled) loader for timestamps: Django's is written in Python. The
+        # connection's time zone is UTC (Django sets it), so the values are the same.
+        cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
+        _cursors[db.connection] = cursor
+    yield db.make_debug_cursor(cursor) if db.queries_logged else db.make_cursor(cursor)

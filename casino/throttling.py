@@ -51,7 +51,12 @@ class LoginFormThrottleMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method != "POST" or not _is_login_form(request.path_info):
+        # The API signs in with its own throttle (TokenLoginThrottle) and has no forms.
+        if (
+            request.method != "POST"
+            or request.path_info.startswith("/api/")
+            or not _is_login_form(request.path_info)
+        ):
             return self.get_response(request)
         key = _client_key(
             "login-form", request.META.get("REMOTE_ADDR"), request.POST.get("username")

@@ -16,7 +16,7 @@ from weakref import WeakKeyDictionary
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.backends.utils import CursorWrapper
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from pghistory.runtime import _inject_history_context
 from psycopg.types.datetime import TimestamptzLoader
 
@@ -66,4 +66,4 @@ def prepared_cursor() -> Iterator[CursorWrapper]:
         # connection's time zone is UTC (Django sets it), so the values are the same.
         cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
         _cursors[db.connection] = cursor
-    yield db.make_debug_cursor(cursor) if db.queries_logged else db.make_cursor(cursor)
+    yield (CursorDebugWrapper if db.queries_logged else CursorWrapper)(cursor, db)

@@ -22,4 +22,4 @@ class HistoryMiddleware(pghistory.middleware.HistoryMiddleware):
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path.startswith(PLAY_PATHS):
             return self.get_response(request)
-        return super().__call__(request)  # type: ignore[no-any-return]
+        return super().__call__(request)

@@ -1,9 +1,12 @@
 """Idempotency-Key handling for money-moving API requests (Stripe's semantics).
 
 The first successful response to a key is stored in the same database transaction as the
-money it moved. A retry with the same key and body gets that response again and moves
-nothing; the same key with another body is refused with 409. Concurrent retries queue on the
-key's unique index, so exactly one of them runs.
+money it moved, as that transaction's last statement. A retry with the same key and body gets
+that response again and moves nothing; the same key with another body is refused with 409.
+Concurrent requests with one key meet on the key's unique index: the first to commit stands,
+and each other one rolls its work back and answers with the first one's response. A retry
+refused because its first attempt already did the work (the round has moved on, the money
+is gone) answers with that attempt's response too.
 A request that fails changes nothing and stores nothing, so it may be retried with its key.
 """
 
@@ -47,14 +50,13 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(material.encode()).hexdigest()
 
 
-_CLAIM = (
+# The response, stored unless a request with the same key stored one first (that one waits on
+# the unique index until the other commits or rolls back).
+_RECORD = (
     "INSERT INTO payouts_idempotentrequest "
     "(user_id, key, fingerprint, status_code, response_body, created_at) "
-    "VALUES (%s, %s, %s, 0, '', now()) ON CONFLICT (user_id, key) DO NOTHING RETURNING id"
+    "VALUES (%s, %s, %s, %s, %s, now()) ON CONFLICT (user_id, key) DO NOTHING RETURNING id"
 )
-
-
-_STORE = "UPDATE payouts_idempotentrequest SET status_code = %s, response_body = %s WHERE id = %s"
 
 
 def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpResponse]:
@@ -69,30 +71,43 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
             )
             raise ValidationError({HEADER: [message]})
         fingerprint = _fingerprint(request)
-        with request_transaction():
-            # Claim the key first. A concurrent request with the same key waits here on the
-            # unique index until this one commits (then replays) or rolls back (then runs).
-            with prepared_cursor() as cursor:
-                cursor.execute(_CLAIM, [user.pk, key, fingerprint])
-                claimed = cursor.fetchone()
-            if claimed is None:
-                earlier = IdempotentRequest.objects.get(user=user, key=key)
-                if earlier.fingerprint != fingerprint:
-                    raise IdempotencyKeyReused
-                return HttpResponse(
-                    earlier.response_body,
-                    status=earlier.status_code,
-                    content_type="application/json",
-                    headers={"Idempotent-Replayed": "true"},
-                )
-            response = view_method(view, request, *args, **kwargs)
-            if not status.is_success(response.status_code):
-                transaction.set_rollback(True)  # a refusal stores nothing: the key stays free
-                return response
-            body = JSONRenderer().render(response.data).decode()
-            with prepared_cursor() as cursor:
-                cursor.execute(_STORE, [response.status_code, body, claimed[0]])
+        try:
+            with request_transaction():
+                response = view_method(view, request, *args, **kwargs)
+                recorded = False
+                if status.is_success(response.status_code):
+                    body = JSONRenderer().render(response.data).decode()
+                    record = [user.pk, key, fingerprint, response.status_code, body]
+                    with prepared_cursor() as cursor:
+                        cursor.execute(_RECORD, record)
+                        recorded = cursor.fetchone() is not None
+                if not recorded:
+                    # A refusal stores nothing, so the key stays free; work done under a key
+                    # another request recorded first is undone.
+                    transaction.set_rollback(True)
+        except Exception:
+            replayed = _replay(user.pk, key, fingerprint)
+            if replayed is None:
+                raise
+            return replayed
+        if not recorded:
+            return _replay(user.pk, key, fingerprint) or response
         fault_point("request.committed")  # committed, but the client never hears of it
         return HttpResponse(body, status=response.status_code, content_type="application/json")
 
     return wrapper
+
+
+def _replay(user_id: int, key: str, fingerprint: str) -> HttpResponse | None:
+    """The response stored under the key, if a request stored one; 409 for another body."""
+    earlier = IdempotentRequest.objects.filter(user_id=user_id, key=key).first()
+    if earlier is None:
+        return None
+    if earlier.fingerprint != fingerprint:
+        raise IdempotencyKeyReused
+    return HttpResponse(
+        earlier.response_body,
+        status=earlier.status_code,
+        content_type="application/json",
+        headers={"Idempotent-Replayed": "true"},
+    )

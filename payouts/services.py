@@ -210,7 +210,9 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
         with prepared_cursor() as cursor:
             cursor.execute(_LOCK, [references, sorted({p.account.pk for p in postings})])
             rows = cursor.fetchall()
-        locked = {row[0]: Account.from_db(connection.alias, None, row[:-1]) for row in rows}
+        locked = {
+            row[0]: Account.from_db(connection.alias, _ACCOUNT_FIELDS, row[:-1]) for row in rows
+        }
         for posting in postings:
             found = locked.get(posting.account.pk)
             if found is None or (found.kind, found.currency, found.owner_id) != (
@@ -241,10 +243,12 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
     return [posted[t.reference] if t.reference in posted else next(by_transfer) for t in transfers]
 
 
+_ACCOUNT_FIELDS = [field.attname for field in Account._meta.concrete_fields]
+
 # Locks the accounts in id order and finds the references already on the ledger (the same
 # array on every row).
 _LOCK = f"""
-SELECT {", ".join(f"a.{field.column}" for field in Account._meta.concrete_fields)},
+SELECT {", ".join(f"a.{name}" for name in _ACCOUNT_FIELDS)},
        ARRAY(SELECT t.id FROM payouts_ledgertransaction t WHERE t.reference = ANY(%s::text[]))
 FROM payouts_account a
 WHERE a.id = ANY(%s::bigint[])
@@ -311,7 +315,7 @@ def _write(transfers: Sequence[Transfer], accounts: Iterable[Account]) -> list[L
         )
     ]
     balances = [{"id": a.pk, "balance": str(a.balance)} for a in accounts]
-    params = [json.dumps(rows), now, now, json.dumps(entries), json.dumps(balances)]
+    params: list[Any] = [json.dumps(rows), now, now, json.dumps(entries), json.dumps(balances)]
     with prepared_cursor() as cursor:
         cursor.execute(_WRITE, params)
         ids = [row[0] for row in cursor.fetchall()]

@@ -13,6 +13,8 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games.engine import joker_draw as engine
 from games.models import BoxSettlement, Round, RoundStatus
@@ -24,20 +26,26 @@ from tests.conftest import api_client
 
 D60 = Decimal("0.60")
 
-# Reads of the limits and the paytables in force, the table lock, the player's unfinished round
-# and the last nonce in one statement, the round, its history, the accounts, and the ledger in
-# two statements (lock and read references; write everything).
-OPEN = 11
-# The round under lock, the accounts, the history, the new deadline's limits, the round, the
-# ledger's two statements; and the overdue check before it all.
-EXCHANGE = 10
-# As a decision, with the box settlements instead of the limits (JD-11..13).
-SETTLE = 10
-# The API adds the sign-in's role check, the Idempotency-Key's claim and stored answer, and the
-# transaction's own BEGIN and COMMIT; an opening reads the table, and the overdue check of a
-# decision rides on the round's lock.
-HTTP_OPEN = OPEN + 6
-HTTP_SETTLE = SETTLE - 1 + 5
+# Inside a test's own transaction a service's transaction is a savepoint (two statements), and
+# the accounts a round posts to are read each time (they are kept per process only once their
+# transaction commits, which a test's never does).
+SERVICE = 2 + 1
+# The table locked with the ids of the limits and paytables in force read in one statement,
+# the next nonce, the round and its first events in one statement, the ledger's two (lock and
+# read references; write everything).
+OPEN = SERVICE + 5
+# The overdue check before it all; the round locked with its table and decision timeout, the
+# events and the round's new state in one statement, the ledger's two.
+EXCHANGE = 1 + SERVICE + 4
+# As a decision: the box settlements ride on the round's statement (JD-11..13).
+SETTLE = EXCHANGE
+# Over the API: the player's role (this client is signed in without a token), the request's
+# transaction (a savepoint in the test's) in which the service spares its own, and the response
+# stored under the Idempotency-Key; the overdue check of a decision rides on the round's lock.
+HTTP_OPEN = 1 + OPEN + 1
+HTTP_SETTLE = 1 + SETTLE - 1 + 1
+# A token sign-in reads the user and the role in one statement.
+HTTP_TOKEN_SETTLE = HTTP_SETTLE
 
 
 @pytest.fixture
@@ -99,6 +107,38 @@ def test_a_round_over_the_api_sends_few_statements(
     assert settled.json()["state"] == RoundStatus.SETTLED
     # The paytables the response names come with the round, not one query each.
     assert settled.json()["paytable_version"]["bet"]["paytable"] == "joker-draw-bet-default"
+
+
+def test_a_token_sign_in_reads_the_user_and_the_role_together(
+    funded, pit, joker_table, django_assert_max_num_queries
+):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=funded).key}")
+    opened = client.post(
+        "/api/v1/joker-draw/rounds/",
+        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="open-token",
+    )
+    assert opened.status_code == 201, opened.json()
+    with django_assert_max_num_queries(HTTP_TOKEN_SETTLE):
+        settled = client.post(
+            f"/api/v1/joker-draw/rounds/{opened.json()['id']}/actions/",
+            {"box": 1, "action": "bet"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="bet-token",
+        )
+    assert settled.status_code == 200, settled.json()
+    # The role read with the token still decides: staff stake no money.
+    staff = APIClient()
+    staff.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=pit).key}")
+    refused = staff.post(
+        "/api/v1/joker-draw/rounds/",
+        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="open-staff",
+    )
+    assert refused.status_code == 403, refused.json()
 
 
 def test_a_late_decision_over_the_api_folds_the_box_and_is_refused(funded, joker_table):

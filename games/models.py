@@ -149,7 +149,11 @@ class Round(models.Model):
     over: selectors and serializers never show them for an unfinished round.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    # The table and the player are found through the (table, nonce) and (player, id) indexes
+    # below; an index of their own would be one more to write with every round.
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="rounds", db_index=False
+    )
     nonce = models.PositiveIntegerField()
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -158,6 +162,7 @@ class Round(models.Model):
         on_delete=models.PROTECT,
         related_name="rounds",
         help_text="The player of a banked round; empty for peer games.",
+        db_index=False,
     )
     status = models.CharField(
         max_length=10, choices=RoundStatus.choices, default=RoundStatus.DECIDING
@@ -166,11 +171,22 @@ class Round(models.Model):
     server_seed = models.CharField(max_length=64)
     client_seed = models.CharField(max_length=200)
     engine_state = models.JSONField()
+    # Rounds are never looked up by paytable version (the box settlements are, and keep theirs).
     bet_paytable_version = models.ForeignKey(
-        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        PaytableVersion,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     bonus_paytable_version = models.ForeignKey(
-        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        PaytableVersion,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     decision_deadline = models.DateTimeField(null=True, blank=True)
     history_length = models.PositiveIntegerField(default=0, editable=False)
@@ -209,7 +225,10 @@ class Round(models.Model):
 class RoundEvent(models.Model):
     """The hand history: every deal, decision, draw and settlement of a round, in order."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
+    # Indexed by (round, sequence).
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
     sequence = models.PositiveIntegerField()
     kind = models.CharField(max_length=30)
     data = models.JSONField()
@@ -277,7 +296,10 @@ class BoxSettlement(models.Model):
     Amounts are the player's signed net results; staked amounts are what the box put up.
     """
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="box_settlements")
+    # Indexed by (round, box).
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="box_settlements", db_index=False
+    )
     box = models.PositiveSmallIntegerField()
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")

@@ -160,7 +160,10 @@ class LedgerEntry(models.Model):
     transaction = models.ForeignKey(
         LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
     )
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    # Indexed by (account, id).
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
     # Positive adds to the account's balance, negative takes from it.
     amount = money_field()
     currency = models.CharField(max_length=3, choices=Currency.choices)
@@ -178,7 +181,10 @@ class LedgerEntry(models.Model):
 class IdempotentRequest(models.Model):
     """The first response to a money-moving request, replayed for every retry of its key."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Indexed by (user, key).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()

@@ -7,6 +7,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,6 +24,10 @@ from .services.joker_draw import BoxRequest
 IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)
 
 
+# The game API speaks JSON only: no content negotiation on every round's requests.
+JSON_ONLY = (JSONRenderer,)
+
+
 class NewestRoundsFirst(CursorPagination):
     ordering = "-id"
     page_size = 20
@@ -30,6 +35,7 @@ class NewestRoundsFirst(CursorPagination):
 
 class JokerDrawRounds(APIView):
     permission_classes = PLAYERS_ACT
+    renderer_classes = JSON_ONLY
 
     @extend_schema(
         parameters=[OpenApiParameter("table", int)],
@@ -67,6 +73,8 @@ class JokerDrawRounds(APIView):
 
 
 class JokerDrawRound(APIView):
+    renderer_classes = JSON_ONLY
+
     @extend_schema(responses={200: dict})
     def get(self, request: Request, pk: int) -> Response:
         round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
@@ -77,6 +85,7 @@ class JokerDrawRound(APIView):
 
 class JokerDrawRoundActions(APIView):
     permission_classes = PLAYERS_ACT
+    renderer_classes = JSON_ONLY
 
     @extend_schema(request=RoundActionSerializer, responses={200: dict}, parameters=[IDEMPOTENCY])
     def post(self, request: Request, pk: int) -> HttpResponse:

@@ -24,7 +24,9 @@ def _version(version: PaytableVersion | None) -> dict[str, Any] | None:
 
 
 def round_json(round_: Round, viewer: Any) -> dict[str, Any]:
-    state = joker_draw.from_json(round_.engine_state)
+    # A round the service has just moved carries its engine state as objects: no need to parse
+    # the stored form again.
+    state = getattr(round_, "joker_state", None) or joker_draw.from_json(round_.engine_state)
     settled = round_.status == RoundStatus.SETTLED
     shows_cards = settled or viewer.pk == round_.player_id
     to_act = state.to_act if round_.status == RoundStatus.DECIDING else None

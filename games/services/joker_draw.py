@@ -119,6 +119,7 @@ def open_round(
             history_length=1 + len(events),  # the opening facts, then the deal
             created_at=now,
         )
+        round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
         history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
         try:
             joker_draw_sql.insert_round(round_, history, actor_id=player.pk)
@@ -379,6 +380,7 @@ def _apply(
     recorded = round_.history_length
     round_.history_length += len(events)
     round_.engine_state = joker_draw.to_json(state)
+    round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
     settlements: list[BoxSettlement] = []
     if state.phase == joker_draw.Phase.SETTLED:
         settlements, payout = _settle(round_, state, accounts)

@@ -36,7 +36,7 @@ from games.models import (
     TableStatus,
 )
 from games.services import joker_draw_sql
-from games.services.rounds import RoundRefused
+from games.services.rounds import RoundRefused, next_nonce
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
@@ -99,7 +99,7 @@ def open_round(
         stakes = _checked_stakes(rules.limits, boxes)
         if table.status != TableStatus.OPEN:
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
-        nonce = joker_draw_sql.next_nonce(table_id)
+        nonce = next_nonce(table_id)
         deck = fairness.deck_order(server_seed, client_seed, nonce, jokers=1)
         state, events = joker_draw.start_round(
             deck, stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds

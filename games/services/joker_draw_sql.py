@@ -65,15 +65,6 @@ def lock_table(table_id: int) -> Opening | None:
     return Opening(table, limits_id, bet_version_id, bonus_version_id)
 
 
-def next_nonce(table_id: int) -> int:
-    """The table's next nonce; read after the table lock, so no other opening sees it."""
-    with prepared_cursor() as cursor:
-        cursor.execute(
-            "SELECT COALESCE(max(nonce), 0) + 1 FROM games_round WHERE table_id = %s", [table_id]
-        )
-        return int(cursor.fetchone()[0])
-
-
 _INSERT_ROUND = """
 WITH r AS (
     INSERT INTO games_round (

@@ -28,7 +28,7 @@ from games.engine.betting import WAGERS
 from games.engine.common import Event, OutOfTurn, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
-from games.services.rounds import RoundRefused, limits_in_force
+from games.services.rounds import RoundRefused, limits_in_force, next_nonce
 from payouts.models import CENT, Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
@@ -162,10 +162,6 @@ def next_hand_at(table: Table, ready: Sequence[Seat], pause_seconds: int) -> dat
     last = Round.objects.filter(table=table).aggregate(last=Max("settled_at"))["last"]
     latest = max([seating.joined_at for seating in ready] + ([last] if last else []))
     return latest + timedelta(seconds=pause_seconds)
-
-
-def next_nonce(table: Table) -> int:
-    return (Round.objects.filter(table=table).aggregate(last=Max("nonce"))["last"] or 0) + 1
 
 
 def update_stacks(
@@ -413,7 +409,7 @@ def open_hand(
     limits = cast("TableLimits", table.active_limits())
     server_seed = fairness.new_server_seed()
     client_seed = fairness.new_server_seed()[:16]
-    nonce = next_nonce(table)
+    nonce = next_nonce(table.pk)
     deck = Deck.shuffled(server_seed, client_seed, nonce)
     stacks = [to_cents(seating.chips) for seating in ready]
     state, events = start(limits, stacks, deck)

@@ -1,7 +1,9 @@
-"""What every game's round service shares: the refusal it raises and the limits it plays by."""
+"""What every game's round service shares: the refusal it raises, the limits it plays by and
+the next nonce of a table."""
 
 from __future__ import annotations
 
+from casino.db import prepared_cursor
 from games.engine.common import RuleViolation
 from games.models import Game, Table, TableLimits
 
@@ -24,3 +26,13 @@ def limits_in_force(table: Table, *, game: str, rule: str) -> TableLimits:
     if limits is None:
         raise RoundRefused(f"{table} has no approved limits.", field="table", rule=rule, status=409)
     return limits
+
+
+def next_nonce(table_id: int) -> int:
+    """The table's next nonce (FS-2). Read with the table locked, so no other round is opened
+    at the table until this one's transaction ends: nonces stay unique and gapless."""
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(max(nonce), 0) + 1 FROM games_round WHERE table_id = %s", [table_id]
+        )
+        return int(cursor.fetchone()[0])

@@ -84,25 +84,39 @@ def test_an_opening_an_exchange_and_a_settlement_send_few_statements(
     assert money_check == Decimal("100.00") + settled.total_result
 
 
+def post_opening(client, table, key, ante="0.30"):
+    return client.post(
+        "/api/v1/joker-draw/rounds/",
+        {"table": table.pk, "boxes": [{"box": 1, "ante": ante}]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+
+
+def post_bet(client, round_id, key):
+    return client.post(
+        f"/api/v1/joker-draw/rounds/{round_id}/actions/",
+        {"box": 1, "action": "bet"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+
+
+def token_client(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
 def test_a_round_over_the_api_sends_few_statements(
     funded, joker_table, django_assert_max_num_queries
 ):
     client = api_client(funded)
     with django_assert_max_num_queries(HTTP_OPEN):
-        opened = client.post(
-            "/api/v1/joker-draw/rounds/",
-            {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
-            format="json",
-            HTTP_IDEMPOTENCY_KEY="open-1",
-        )
+        opened = post_opening(client, joker_table, "open-1")
     assert opened.status_code == 201, opened.json()
     with django_assert_max_num_queries(HTTP_SETTLE):
-        settled = client.post(
-            f"/api/v1/joker-draw/rounds/{opened.json()['id']}/actions/",
-            {"box": 1, "action": "bet"},
-            format="json",
-            HTTP_IDEMPOTENCY_KEY="bet-1",
-        )
+        settled = post_bet(client, opened.json()["id"], "bet-1")
     assert settled.status_code == 200, settled.json()
     assert settled.json()["state"] == RoundStatus.SETTLED
     # The paytables the response names come with the round, not one query each.
@@ -112,53 +126,25 @@ def test_a_round_over_the_api_sends_few_statements(
 def test_a_token_sign_in_reads_the_user_and_the_role_together(
     funded, pit, joker_table, django_assert_max_num_queries
 ):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=funded).key}")
-    opened = client.post(
-        "/api/v1/joker-draw/rounds/",
-        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="open-token",
-    )
+    client = token_client(funded)
+    opened = post_opening(client, joker_table, "open-token")
     assert opened.status_code == 201, opened.json()
     with django_assert_max_num_queries(HTTP_TOKEN_SETTLE):
-        settled = client.post(
-            f"/api/v1/joker-draw/rounds/{opened.json()['id']}/actions/",
-            {"box": 1, "action": "bet"},
-            format="json",
-            HTTP_IDEMPOTENCY_KEY="bet-token",
-        )
+        settled = post_bet(client, opened.json()["id"], "bet-token")
     assert settled.status_code == 200, settled.json()
     # The role read with the token still decides: staff stake no money.
-    staff = APIClient()
-    staff.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=pit).key}")
-    refused = staff.post(
-        "/api/v1/joker-draw/rounds/",
-        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="open-staff",
-    )
+    refused = post_opening(token_client(pit), joker_table, "open-staff")
     assert refused.status_code == 403, refused.json()
 
 
 def test_a_late_decision_over_the_api_folds_the_box_and_is_refused(funded, joker_table):
     client = api_client(funded)
-    opened = client.post(
-        "/api/v1/joker-draw/rounds/",
-        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.60"}]},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="open-late",
-    ).json()
+    opened = post_opening(client, joker_table, "open-late", ante="0.60").json()
     Round.objects.filter(pk=opened["id"]).update(
         decision_deadline=timezone.now() - timedelta(seconds=1)
     )
 
-    late = client.post(
-        f"/api/v1/joker-draw/rounds/{opened['id']}/actions/",
-        {"box": 1, "action": "bet"},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="bet-late",
-    )
+    late = post_bet(client, opened["id"], "bet-late")
 
     # JD-4: the box was folded when its time ran out, which ended the round (JD-8); the late
     # bet is refused, and the refusal stores nothing under its key.

@@ -8,11 +8,11 @@ in the settings) and the parameters travel apart from the text.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -42,9 +42,10 @@ def service_transaction() -> AbstractContextManager[None]:
     return transaction.atomic(savepoint=not _whole_request.get())
 
 
-# One server-binding cursor per database connection, made once: a cursor is cheap to use again
-# and dear to make (its adapters copied, the timestamp loader registered).
-_cursors: WeakKeyDictionary[psycopg.Connection[Any], psycopg.Cursor[Any]] = WeakKeyDictionary()
+# One server-binding cursor for each thread's database connection (Django's connections are a
+# thread's own), made again when Django opens a new one: a cursor is cheap to use again and
+# dear to make.
+_kept = threading.local()
 
 
 @contextmanager
@@ -59,11 +60,11 @@ def prepared_cursor() -> Iterator[CursorWrapper]:
         return
     db.ensure_connection()
     db.validate_thread_sharing()
-    cursor = _cursors.get(db.connection)
-    if cursor is None or cursor.closed:
+    cursor: psycopg.Cursor[Any] | None = getattr(_kept, "cursor", None)
+    if cursor is None or cursor.connection is not db.connection or cursor.closed:
         cursor = psycopg.Cursor(db.connection)
         # psycopg's own (compiled) loader for timestamps: Django's is written in Python. The
         # connection's time zone is UTC (Django sets it), so the values are the same.
         cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
-        _cursors[db.connection] = cursor
+        _kept.cursor = cursor
     yield (CursorDebugWrapper if db.queries_logged else CursorWrapper)(cursor, db)

@@ -36,7 +36,7 @@ from games.models import (
     TableStatus,
 )
 from games.services import joker_draw_sql
-from games.services.rounds import RoundRefused, next_nonce
+from games.services.rounds import RoundRefused, check_game, next_nonce, no_limits
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
@@ -78,16 +78,9 @@ def open_round(
         if opening is None:
             raise RoundRefused(f"There is no table {table_id}.", field="table", rule="JD-1")
         table = opening.table
-        if table.game != Game.JOKER_DRAW:
-            raise RoundRefused(
-                f"{table} is not a table of {Game(Game.JOKER_DRAW).label}.",
-                field="table",
-                rule="JD-1",
-            )
+        check_game(table, game=Game.JOKER_DRAW, rule="JD-1")
         if opening.limits_id is None:
-            raise RoundRefused(
-                f"{table} has no approved limits.", field="table", rule="JD-1", status=409
-            )
+            raise no_limits(table, rule="JD-1")
         if opening.bet_version_id is None or opening.bonus_version_id is None:
             raise RoundRefused(
                 "The table's paytable has no approved version.",
@@ -177,12 +170,11 @@ def act(
     if fold_overdue_first:
         expire_decision(round_id)
     with service_transaction():
-        locked = joker_draw_sql.lock_round(round_id, player.pk, Game.JOKER_DRAW)
+        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
         if locked is None:  # another player's round is as good as no round at all
             raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
         round_, timeout_seconds = locked
         round_.player = player
-        _attach_paytable_versions(round_)
         if round_.status != RoundStatus.DECIDING:
             raise RoundRefused("The round is over.", field="action", rule="JD-8", status=409)
         deadline = round_.decision_deadline
@@ -205,15 +197,11 @@ def expire_decision(round_id: int) -> Round | None:
     if not overdue.exists():  # the common case: on time, nothing to lock
         return None
     with transaction.atomic():
-        round_ = (
-            Round.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("table")
-            .filter(pk=round_id)
-            .first()
-        )
-        if round_ is None:
+        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW)
+        if locked is None:
             return None
-        _fold_overdue(round_)
+        round_, timeout_seconds = locked
+        _fold_overdue(round_, _decision_time(timeout_seconds))
     return round_
 
 
@@ -281,29 +269,13 @@ def rules_in_force(limits_id: int, bet_version_id: int, bonus_version_id: int) -
     approved limits, versions and lines can never change (the database refuses it), so what
     an id names stays true. Which ids are in force is read with the table's lock."""
     limits = TableLimits.objects.get(pk=limits_id, status=ChangeStatus.APPROVED)
-    bet, bonus = (paytable_version(pk) for pk in (bet_version_id, bonus_version_id))
+    bet, bonus = (joker_draw_sql.paytable_version(pk) for pk in (bet_version_id, bonus_version_id))
     return RulesInForce(limits, bet, _odds_of(bet.pk), bonus, _odds_of(bonus.pk))
-
-
-@functools.lru_cache(maxsize=256)
-def paytable_version(pk: int) -> PaytableVersion:
-    """An approved paytable version with its paytable (frozen, so kept per process)."""
-    return PaytableVersion.objects.select_related("paytable").get(
-        pk=pk, status=ChangeStatus.APPROVED
-    )
 
 
 def _odds_of(version_id: int) -> joker_draw.Paytable:
     lines = PaytableLine.objects.filter(version_id=version_id)
     return {line.category: line.odds for line in lines}
-
-
-def _attach_paytable_versions(round_: Round) -> None:
-    """The round's paytable versions, with their names for the response, without a query."""
-    for field in ("bet_paytable_version", "bonus_paytable_version"):
-        pk = getattr(round_, f"{field}_id")
-        if pk is not None:
-            setattr(round_, field, paytable_version(pk))
 
 
 def _constraint(clash: IntegrityError) -> str | None:
@@ -331,11 +303,10 @@ def _decision_time(seconds: int | None) -> timedelta:
     return timedelta(seconds=seconds or 0)
 
 
-def _fold_overdue(round_: Round) -> None:
-    """Fold every box whose decision time has run out, each box having its full time (JD-4)."""
+def _fold_overdue(round_: Round, timeout: timedelta) -> None:
+    """Fold every box whose decision time has run out, each box having its full `timeout`
+    (JD-4)."""
     now = timezone.now()
-    limits = round_.table.active_limits()
-    timeout = _decision_time(limits.decision_timeout_seconds if limits else None)
     while (
         round_.status == RoundStatus.DECIDING
         and round_.decision_deadline

@@ -7,6 +7,7 @@ in several, and none is compiled per call. They read and write the same rows as 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from django.utils import timezone
 from casino.db import prepared_cursor
 from games.engine import joker_draw
 from games.models import BoxSettlement, Round, Table
+from payouts.models import ChangeStatus, PaytableVersion
 
 
 @dataclass(frozen=True)
@@ -56,13 +58,7 @@ def lock_table(table_id: int) -> Opening | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    name, game, currency, status, limits_id, bet_version_id, bonus_version_id = row
-    table = Table.from_db(
-        connection.alias,
-        ["id", "name", "game", "currency", "status"],
-        [table_id, name, game, currency, status],
-    )
-    return Opening(table, limits_id, bet_version_id, bonus_version_id)
+    return Opening(_table(table_id, *row[:4]), *row[4:])
 
 
 _INSERT_ROUND = """
@@ -119,29 +115,51 @@ SELECT {", ".join(f"r.{name}" for name in _ROUND_FIELDS)},
         WHERE l.table_id = r.table_id AND l.status = 'approved'
         ORDER BY l.number DESC LIMIT 1)
 FROM games_round r JOIN games_table t ON t.id = r.table_id
-WHERE r.id = %s AND r.player_id = %s AND t.game = %s
+WHERE r.id = %s AND t.game = %s AND (%s::bigint IS NULL OR r.player_id = %s::bigint)
 FOR NO KEY UPDATE OF r
 """  # noqa: S608 - the column names are the model's own
 
 
-def lock_round(round_id: int, player_id: int, game: str) -> tuple[Round, int | None] | None:
-    """The player's round under lock, with its table, and the decision timeout of the table's
-    limits in force (seconds); None if the player has no such round."""
+def lock_round(
+    round_id: int, game: str, *, player_id: int | None = None
+) -> tuple[Round, int | None] | None:
+    """The round under lock (only if it is `player_id`'s, when given), with its table and its
+    paytable versions, and the decision timeout of the table's limits in force (seconds); None
+    if there is no such round."""
     with prepared_cursor() as cursor:
-        cursor.execute(_LOCK_ROUND, [round_id, player_id, game])
+        cursor.execute(_LOCK_ROUND, [round_id, game, player_id, player_id])
         row = cursor.fetchone()
     if row is None:
         return None
     fields = len(_ROUND_FIELDS)
     round_ = Round.from_db(connection.alias, _ROUND_FIELDS, row[:fields])
     round_.engine_state = json.loads(round_.engine_state)  # jsonb arrives as text (Django)
-    name, game, currency, status, timeout_seconds = row[fields:]
-    round_.table = Table.from_db(
+    *table, timeout_seconds = row[fields:]
+    round_.table = _table(round_.table_id, *table)
+    # Approved versions are frozen: kept per process, with the names the response shows.
+    for field in ("bet_paytable_version", "bonus_paytable_version"):
+        pk = getattr(round_, f"{field}_id")
+        if pk is not None:
+            setattr(round_, field, paytable_version(pk))
+    return round_, timeout_seconds
+
+
+@functools.lru_cache(maxsize=256)
+def paytable_version(pk: int) -> PaytableVersion:
+    """An approved paytable version with its paytable, read once per process: approved versions
+    are frozen by the database."""
+    return PaytableVersion.objects.select_related("paytable").get(
+        pk=pk, status=ChangeStatus.APPROVED
+    )
+
+
+def _table(table_id: int, name: str, game: str, currency: str, status: str) -> Table:
+    """The table as far as a round needs it (read with the round's statement)."""
+    return Table.from_db(
         connection.alias,
         ["id", "name", "game", "currency", "status"],
-        [round_.table_id, name, game, currency, status],
+        [table_id, name, game, currency, status],
     )
-    return round_, timeout_seconds
 
 
 _SETTLEMENT_FIELDS = [f for f in BoxSettlement._meta.concrete_fields if not f.primary_key]

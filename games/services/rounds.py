@@ -18,14 +18,24 @@ class RoundRefused(RuleViolation):
 
 def limits_in_force(table: Table, *, game: str, rule: str) -> TableLimits:
     """The table's approved limits, if it is a table of `game` (refusals cite `rule`)."""
+    check_game(table, game=game, rule=rule)
+    limits = table.active_limits()
+    if limits is None:
+        raise no_limits(table, rule=rule)
+    return limits
+
+
+def check_game(table: Table, *, game: str, rule: str) -> None:
+    """Refuse a table of another game."""
     if table.game != game:
         raise RoundRefused(
             f"{table} is not a table of {Game(game).label}.", field="table", rule=rule
         )
-    limits = table.active_limits()
-    if limits is None:
-        raise RoundRefused(f"{table} has no approved limits.", field="table", rule=rule, status=409)
-    return limits
+
+
+def no_limits(table: Table, *, rule: str) -> RoundRefused:
+    """The refusal for a table that has no approved limits."""
+    return RoundRefused(f"{table} has no approved limits.", field="table", rule=rule, status=409)
 
 
 def next_nonce(table_id: int) -> int:

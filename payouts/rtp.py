@@ -132,23 +132,38 @@ def _run_strategy(run: RtpRun) -> lab.Strategy:
 
 
 def compute_chunk(run_id: int, index: int) -> bool:
-    """Simulate one chunk and store its tally; False when it was already stored."""
+    """Simulate one chunk and store its tally; False when it was already stored.
+
+    The chunk that completes the run merges the run in the same transaction as its own tally.
+    A worker process can die at any instant, even after its work committed but before Celery
+    heard of it, so the merge must not wait for a later message that may never come."""
     run = RtpRun.objects.get(pk=run_id)
-    if RtpChunk.objects.filter(run=run, index=index).exists():
-        return False
     seed = lab.chunk_seed(run.seed, index)
-    tally = lab.simulate(
-        odds_from_text(run.lines["bet"]),
-        odds_from_text(run.lines.get("bonus", {})),
-        _run_strategy(run),
-        run.chunk_size(index),
-        seed,
-    )
-    _, created = RtpChunk.objects.get_or_create(
-        run=run,
-        index=index,
-        defaults={"seed": str(seed), "rounds": run.chunk_size(index), "tally": tally.to_json()},
-    )
+    tally = None
+    if not RtpChunk.objects.filter(run=run, index=index).exists():
+        tally = lab.simulate(
+            odds_from_text(run.lines["bet"]),
+            odds_from_text(run.lines.get("bonus", {})),
+            _run_strategy(run),
+            run.chunk_size(index),
+            seed,
+        )
+    with transaction.atomic():
+        # The run's row lock orders the chunks' commits, so exactly one sees the last one in.
+        run = RtpRun.objects.select_for_update().get(pk=run_id)
+        created = False
+        if tally is not None:
+            _, created = RtpChunk.objects.get_or_create(
+                run=run,
+                index=index,
+                defaults={
+                    "seed": str(seed),
+                    "rounds": run.chunk_size(index),
+                    "tally": tally.to_json(),
+                },
+            )
+        if run.status != RtpRunStatus.DONE and chunks_done(run) == run.chunk_count:
+            _merge(run)
     return created
 
 
@@ -157,35 +172,41 @@ def chunks_done(run: RtpRun) -> int:
 
 
 def finish_run(run_id: int) -> RtpRun:
-    """Merge the chunks' tallies into the run's result and chart; harmless to call twice."""
+    """Merge the chunks' tallies into the run's result; harmless to call twice."""
     with transaction.atomic():
         run = RtpRun.objects.select_for_update().get(pk=run_id)
-        if run.status == RtpRunStatus.DONE:
-            return run
-        tallies = [lab.Tally.from_json(chunk.tally) for chunk in RtpChunk.objects.filter(run=run)]
-        if len(tallies) < run.chunk_count:
-            raise RuntimeError(f"{run}: {len(tallies)} of {run.chunk_count} chunks are in")
-        total = tallies[0]
-        for tally in tallies[1:]:
-            total = total.merge(tally)
-        result = lab.summarize(total).to_json()
-        if "bonus" in run.lines:
-            exact = lab.exact_bonus_rtp(odds_from_text(run.lines["bonus"]))
-            result["bonus_exact_rtp"] = str(_percent(exact))
-        run.result = result
-        run.status = RtpRunStatus.DONE
-        run.finished_at = timezone.now()
-        run.save(update_fields=["result", "status", "finished_at"])
+        if run.status != RtpRunStatus.DONE:
+            _merge(run)
     return run
 
 
+def _merge(run: RtpRun) -> None:
+    """Under the run's row lock: sum the chunks' tallies and mark the run done."""
+    tallies = [lab.Tally.from_json(chunk.tally) for chunk in RtpChunk.objects.filter(run=run)]
+    if len(tallies) < run.chunk_count:
+        raise RuntimeError(f"{run}: {len(tallies)} of {run.chunk_count} chunks are in")
+    total = tallies[0]
+    for tally in tallies[1:]:
+        total = total.merge(tally)
+    result = lab.summarize(total).to_json()
+    if "bonus" in run.lines:
+        exact = lab.exact_bonus_rtp(odds_from_text(run.lines["bonus"]))
+        result["bonus_exact_rtp"] = str(_percent(exact))
+    run.result = result
+    run.status = RtpRunStatus.DONE
+    run.finished_at = timezone.now()
+    run.save(update_fields=["result", "status", "finished_at"])
+
+
 def run_in_process(run: RtpRun, progress: Callable[[int], None] | None = None) -> RtpRun:
-    """Compute every missing chunk here, then finish: for a machine without workers."""
+    """Compute every missing chunk here (the last one finishes the run): for a machine without
+    workers."""
     for index in range(run.chunk_count):
         compute_chunk(run.pk, index)
         if progress is not None:
             progress(run.chunk_size(index))
-    return finish_run(run.pk)
+    run.refresh_from_db()
+    return run
 
 
 def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:

@@ -168,10 +168,38 @@ def test_a_chunk_computed_twice_counts_once(default_paytables):
     assert rtp.compute_chunk(run.pk, 0) is False  # a redelivered task
     with pytest.raises(RuntimeError, match="1 of 2 chunks"):
         rtp.finish_run(run.pk)
-    rtp.compute_chunk(run.pk, 1)
-    finished = rtp.finish_run(run.pk)
-    assert finished.result["rounds"] == 10_000
-    assert rtp.finish_run(run.pk).result == finished.result
+    run.refresh_from_db()
+    assert run.status == RtpRunStatus.RUNNING
+    # The last chunk in merges the run as it commits; a redelivery of it changes nothing.
+    assert rtp.compute_chunk(run.pk, 1) is True
+    run.refresh_from_db()
+    assert run.status == RtpRunStatus.DONE
+    assert run.result["rounds"] == 10_000
+    assert rtp.compute_chunk(run.pk, 1) is False
+    assert rtp.finish_run(run.pk).result == run.result
+
+
+@pytest.mark.django_db
+def test_the_last_chunk_and_the_merge_commit_together(default_paytables, monkeypatch):
+    """A worker that dies in the merge leaves the last chunk unstored, so its redelivery
+    computes it again and merges: no run can stay running with every chunk in."""
+    version = default_paytables[PaytableKind.BET].active_version()
+    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
+    rtp.compute_chunk(run.pk, 0)
+    merge = rtp._merge
+
+    def dies(run: RtpRun) -> None:
+        raise SystemExit("the worker process died")
+
+    monkeypatch.setattr(rtp, "_merge", dies)
+    with pytest.raises(SystemExit):
+        rtp.compute_chunk(run.pk, 1)
+    assert rtp.chunks_done(run) == 1
+    monkeypatch.setattr(rtp, "_merge", merge)
+    assert rtp.compute_chunk(run.pk, 1) is True
+    run.refresh_from_db()
+    assert run.status == RtpRunStatus.DONE
+    assert run.result == in_process_twin(run).result
 
 
 # Approval needs the RTP, inside the band -----------------------------------------------------

@@ -94,7 +94,8 @@ def test_joker_table_form_carries_the_limits_in_force(player, joker_table):
     page = signed_in(player).get(f"/play/joker-draw/{joker_table.pk}/").content.decode()
     assert 'min="0.30" max="12.00" step="0.30"' in page  # JD-2: the ante's limits and step
     assert 'min="0.30" max="6.00" step="0.01"' in page  # the BONUS limits
-    assert '<button type="submit" class="primary">Deal</button>' in page
+    # Disabled until the script has looked for a round still open at the table.
+    assert '<button type="submit" class="primary" disabled>Deal</button>' in page
     assert 'aria-live="polite"' in page
 
 

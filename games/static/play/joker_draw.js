@@ -155,10 +155,11 @@
       shown = text;
       current = round;
       roundPanel.hidden = !round;
+      // Rendered disabled: dealing waits until the page knows whether a round is still open.
+      form.querySelector('button[type="submit"]').disabled = Boolean(round) && round.state === "deciding";
       view.replaceChildren();
       if (!round) return;
       view.appendChild(roundView(round, round.state === "deciding" ? act : null));
-      form.querySelector('button[type="submit"]').disabled = round.state === "deciding";
     }
 
     async function load() {

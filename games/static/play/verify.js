@@ -160,6 +160,8 @@
       });
       out.replaceChildren(...verdictView(verdict, dealt));
     });
+    // The page renders the button disabled, so a click before this script has run is not lost.
+    button.disabled = false;
   }
 
   window.casinoFairness = { canonicalDeck, commitment, deckOrder, verifyDeal, wireVerifyButton };

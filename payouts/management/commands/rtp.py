@@ -105,7 +105,7 @@ class Command(BaseCommand):
                 run.refresh_from_db()
                 return run
             if done == run.chunk_count:
-                # Every chunk is in: merging here is safe beside the workers' own merge.
+                # Every chunk is in and the last one merged the run as it committed.
                 return rtp.finish_run(run.pk)
             if time.monotonic() > deadline:
                 raise CommandError(

@@ -16,11 +16,16 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 # Playwright's sync API keeps an event loop running in the test thread for the whole session;
 # the ORM calls a test makes between page actions are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Milliseconds a page action or an assertion waits: a loaded two-core machine can take seconds
+# to run a page's scripts, and an assertion should wait as long as the action before it.
+TIMEOUT = 15_000
+expect.set_options(timeout=TIMEOUT)
 
 SCREENSHOT_DIR = Path(os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots"))
 CHROMIUM_ARGS = [

@@ -15,8 +15,7 @@ from games.engine import fairness
 from games.models import BoxSettlement, Round, RoundStatus
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
-
-TIMEOUT = 15_000
+from tests.browser.conftest import TIMEOUT
 
 
 @pytest.fixture

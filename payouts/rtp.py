@@ -136,7 +136,8 @@ def compute_chunk(run_id: int, index: int) -> bool:
 
     The chunk that completes the run merges the run in the same transaction as its own tally.
     A worker process can die at any instant, even after its work committed but before Celery
-    heard of it, so the merge must not wait for a later message that may never come."""
+    heard of it, so the merge must not wait for a later message that may never come. A merge
+    that raises keeps the chunk, marks the run failed with the error, and raises it again."""
     run = RtpRun.objects.get(pk=run_id)
     seed = lab.chunk_seed(run.seed, index)
     tally = None
@@ -148,8 +149,11 @@ def compute_chunk(run_id: int, index: int) -> bool:
             run.chunk_size(index),
             seed,
         )
+    failure: Exception | None = None
     with transaction.atomic():
-        # The run's row lock orders the chunks' commits, so exactly one sees the last one in.
+        # The run's row lock orders the chunks' commits; under READ COMMITTED (Django's level)
+        # the count after the lock sees every chunk committed before it, so exactly one chunk
+        # sees the last one in.
         run = RtpRun.objects.select_for_update().get(pk=run_id)
         created = False
         if tally is not None:
@@ -163,7 +167,17 @@ def compute_chunk(run_id: int, index: int) -> bool:
                 },
             )
         if run.status != RtpRunStatus.DONE and chunks_done(run) == run.chunk_count:
-            _merge(run)
+            try:
+                with transaction.atomic():  # a savepoint: a failed merge keeps the chunk
+                    _merge(run)
+            except Exception as error:  # recorded on the run, then raised again
+                failure = error
+                run.status = RtpRunStatus.FAILED
+                run.result = {"error": f"{type(error).__name__}: {error}"}
+                run.finished_at = timezone.now()
+                run.save(update_fields=["result", "status", "finished_at"])
+    if failure is not None:
+        raise failure
     return created
 
 
@@ -172,7 +186,8 @@ def chunks_done(run: RtpRun) -> int:
 
 
 def finish_run(run_id: int) -> RtpRun:
-    """Merge the chunks' tallies into the run's result; harmless to call twice."""
+    """Merge the chunks' tallies into the run's result (a failed run's merge is tried again);
+    harmless to call twice."""
     with transaction.atomic():
         run = RtpRun.objects.select_for_update().get(pk=run_id)
         if run.status != RtpRunStatus.DONE:

@@ -7,6 +7,7 @@ run stays finished, and a report is a new row each time.
 from __future__ import annotations
 
 from celery import group, shared_task
+from django.db import InterfaceError, OperationalError
 
 from . import reconciliation, rtp
 from .models import RtpRun
@@ -19,7 +20,14 @@ def dispatch_rtp_run(run_id: int) -> None:
     group(compute_rtp_chunk.si(run.pk, index) for index in range(run.chunk_count)).apply_async()
 
 
-@shared_task(acks_late=True)
+# A lost connection or a deadlock undoes the chunk's transaction; without a retry the task
+# would end there and the run would wait forever for its chunk.
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
 def compute_rtp_chunk(run_id: int, index: int) -> bool:
     return rtp.compute_chunk(run_id, index)
 

@@ -4,20 +4,27 @@ worker process, and gate the approval of paytables; the nightly reports."""
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from tqdm import tqdm
 
 from casino.celery import app as celery_app
+from games.engine import rtp as lab
 from games.models import BoxSettlement
 from games.services import joker_draw
 from games.services import tables as table_services
 from games.services.rtp_monitor import observe_rtp
 from payouts import rtp
+from payouts.management.commands.rtp import Command as RtpCommand
 from payouts.models import (
     PaytableKind,
     PaytableLine,
@@ -182,7 +189,7 @@ def test_a_chunk_computed_twice_counts_once(default_paytables):
 @pytest.mark.django_db
 def test_the_last_chunk_and_the_merge_commit_together(default_paytables, monkeypatch):
     """A worker that dies in the merge leaves the last chunk unstored, so its redelivery
-    computes it again and merges: no run can stay running with every chunk in."""
+    computes it again and merges: no run stays running with every chunk in."""
     version = default_paytables[PaytableKind.BET].active_version()
     run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
     rtp.compute_chunk(run.pk, 0)
@@ -200,6 +207,78 @@ def test_the_last_chunk_and_the_merge_commit_together(default_paytables, monkeyp
     run.refresh_from_db()
     assert run.status == RtpRunStatus.DONE
     assert run.result == in_process_twin(run).result
+
+
+@pytest.mark.django_db
+def test_a_merge_that_raises_keeps_the_chunk_and_fails_the_run_until_merged_again(
+    default_paytables, monkeypatch
+):
+    version = default_paytables[PaytableKind.BET].active_version()
+    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
+    rtp.compute_chunk(run.pk, 0)
+    merge = rtp._merge
+
+    def breaks(run: RtpRun) -> None:
+        raise ValueError("a tally of another shape")
+
+    monkeypatch.setattr(rtp, "_merge", breaks)
+    with pytest.raises(ValueError, match="another shape"):
+        rtp.compute_chunk(run.pk, 1)
+    run.refresh_from_db()
+    assert rtp.chunks_done(run) == 2
+    assert run.status == RtpRunStatus.FAILED
+    assert run.result == {"error": "ValueError: a tally of another shape"}
+    with pytest.raises(CommandError, match=f"RTP run {run.pk} failed: ValueError: a tally"):
+        RtpCommand()._follow(run, tqdm(disable=True), timeout=5.0)
+    monkeypatch.setattr(rtp, "_merge", merge)
+    assert rtp.finish_run(run.pk).status == RtpRunStatus.DONE  # the merge, tried again
+    run.refresh_from_db()
+    assert run.result == in_process_twin(run).result
+
+
+def compute_chunks_at_once(run_id: int, indexes: Sequence[int]) -> list[BaseException]:
+    """Compute the chunks in threads of their own (each with its own connection); what they
+    raised."""
+    failures: list[BaseException] = []
+
+    def compute(index: int) -> None:
+        try:
+            rtp.compute_chunk(run_id, index)
+        except BaseException as error:  # the test's thread reports it
+            failures.append(error)
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=compute, args=(index,)) for index in indexes]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    return failures
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_chunks_committing_at_once_merge_the_run(default_paytables, monkeypatch):
+    """Both workers finish simulating at the same moment; the run's row lock lets exactly one
+    of them see every chunk in, whichever commits second."""
+    version = default_paytables[PaytableKind.BET].active_version()
+    simulate = lab.simulate
+    together = threading.Barrier(2)
+
+    def simulate_then_wait(*args: Any) -> lab.Tally:
+        tally = simulate(*args)
+        together.wait(timeout=30)
+        return tally
+
+    monkeypatch.setattr(lab, "simulate", simulate_then_wait)
+    for attempt in range(5):
+        run = rtp.start_run(
+            version, rounds=2_000, chunk_rounds=1_000, seed=20 + attempt, dispatch=False
+        )
+        assert compute_chunks_at_once(run.pk, [0, 1]) == []
+        run.refresh_from_db()
+        assert run.status == RtpRunStatus.DONE, f"attempt {attempt}: {rtp.chunks_done(run)} chunks"
+        assert run.result["rounds"] == 2_000
 
 
 # Approval needs the RTP, inside the band -----------------------------------------------------

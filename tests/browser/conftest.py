@@ -22,8 +22,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 # the ORM calls a test makes between page actions are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-# Milliseconds a page action or an assertion waits: a loaded two-core machine can take seconds
-# to run a page's scripts, and an assertion should wait as long as the action before it.
+# Milliseconds an assertion waits (and the page actions of tests that set it): a loaded
+# two-core machine can take seconds to run a page's scripts.
 TIMEOUT = 15_000
 expect.set_options(timeout=TIMEOUT)
 

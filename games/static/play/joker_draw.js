@@ -210,7 +210,11 @@
       }
     });
 
-    load().catch((error) => { stakeError.textContent = error.message; });
+    load().catch((error) => {
+      stakeError.textContent = error.message;
+      // The server still refuses a second unfinished round, so dealing may be offered.
+      form.querySelector('button[type="submit"]').disabled = false;
+    });
     api.watchTable(root.dataset.eventsUrl, () => load().catch(() => {}), 20);
   }
 
@@ -218,8 +222,8 @@
 
   function recallPage(view) {
     const round = JSON.parse(document.getElementById("round-data").textContent);
-    view.appendChild(roundView(round, null));
     window.casinoFairness.wireVerifyButton(round, 1);  // JD-1: the 53-card deck
+    view.appendChild(roundView(round, null));
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -284,8 +284,8 @@
     if (data) {
       const view = document.getElementById("hand-view");
       const hand = JSON.parse(data.textContent);
-      view.replaceChildren(handView(hand, view.dataset.game, null));
       window.casinoFairness.wireVerifyButton(hand, 0);  // ST-1, DM-1: one 52-card deck
+      view.replaceChildren(handView(hand, view.dataset.game, null));
     }
   });
 })();

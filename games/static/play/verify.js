@@ -160,7 +160,7 @@
       });
       out.replaceChildren(...verdictView(verdict, dealt));
     });
-    // The page renders the button disabled, so a click before this script has run is not lost.
+    // The page renders the button disabled, so it cannot be clicked before it does anything.
     button.disabled = false;
   }
 

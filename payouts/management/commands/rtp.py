@@ -104,8 +104,13 @@ class Command(BaseCommand):
             if run.status == RtpRunStatus.DONE:
                 run.refresh_from_db()
                 return run
+            if run.status == RtpRunStatus.FAILED:
+                run.refresh_from_db(fields=["result"])
+                error = (run.result or {}).get("error", "no error recorded")
+                raise CommandError(f"RTP run {run.pk} failed: {error}")
             if done == run.chunk_count:
-                # Every chunk is in and the last one merged the run as it committed.
+                # The last chunk merged the run as it committed, after the status was read;
+                # this reads the merged run (and merges one whose merge never happened).
                 return rtp.finish_run(run.pk)
             if time.monotonic() > deadline:
                 raise CommandError(

@@ -237,7 +237,11 @@ class PaytableVersionAdmin(admin.ModelAdmin):
     def latest_rtp(self, version: PaytableVersion) -> str:
         finished = version.rtp_runs.filter(status=RtpRunStatus.DONE).first()
         running = version.rtp_runs.filter(status=RtpRunStatus.RUNNING).first()
+        failed = version.rtp_runs.filter(status=RtpRunStatus.FAILED).first()
         parts: list[str] = []
+        if failed is not None and (finished is None or failed.created_at > finished.created_at):
+            error = (failed.result or {}).get("error", "no error recorded")
+            parts.append(format_html("run {} failed: {}<br>", failed.pk, error))
         if running is not None:
             parts.append(
                 format_html(

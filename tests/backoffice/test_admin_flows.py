@@ -9,7 +9,7 @@ from django.test import Client
 
 from games.models import TableLimits
 from payouts import rtp, services
-from payouts.models import LedgerTransaction, PaytableVersion, TransactionKind
+from payouts.models import LedgerTransaction, PaytableVersion, RtpRunStatus, TransactionKind
 
 
 def logged_in(user) -> Client:
@@ -169,6 +169,11 @@ def test_compute_rtp_button_starts_a_run_and_the_result_shows(
     progress = logged_in(pit).get(page).content
     assert f"run {started.pk} Running: 0 of 1 chunks".encode() in progress
     assert rtp.describe(finished).encode() in progress  # the last result stays in view
+    started.status, started.result = RtpRunStatus.FAILED, {"error": "ValueError: <odd> tally"}
+    started.save(update_fields=["status", "result"])
+    failure = logged_in(pit).get(page).content
+    assert f"run {started.pk} failed: ValueError: &lt;odd&gt; tally".encode() in failure
+    assert rtp.describe(finished).encode() in failure
     png = logged_in(auditor).get(chart)
     assert png["Content-Type"] == "image/png"
     assert png.content.startswith(b"\x89PNG")

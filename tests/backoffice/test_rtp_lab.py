@@ -186,54 +186,55 @@ def test_a_chunk_computed_twice_counts_once(default_paytables):
     assert rtp.finish_run(run.pk).result == run.result
 
 
-@pytest.mark.django_db
-def test_the_last_chunk_and_the_merge_commit_together(default_paytables, monkeypatch):
-    """A worker that dies in the merge leaves the last chunk unstored, so its redelivery
-    computes it again and merges: no run stays running with every chunk in."""
+@pytest.fixture
+def half_run(default_paytables) -> RtpRun:
+    """A run of two chunks with the first one stored."""
     version = default_paytables[PaytableKind.BET].active_version()
     run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
     rtp.compute_chunk(run.pk, 0)
+    return run
+
+
+def last_chunk_with_a_failing_merge(run: RtpRun, error: BaseException, monkeypatch) -> None:
+    """Compute the run's last chunk with a merge that raises `error`; then the real merge is
+    back in place."""
     merge = rtp._merge
 
-    def dies(run: RtpRun) -> None:
-        raise SystemExit("the worker process died")
+    def fails(run: RtpRun) -> None:
+        raise error
 
-    monkeypatch.setattr(rtp, "_merge", dies)
-    with pytest.raises(SystemExit):
-        rtp.compute_chunk(run.pk, 1)
-    assert rtp.chunks_done(run) == 1
+    monkeypatch.setattr(rtp, "_merge", fails)
+    with pytest.raises(type(error)):
+        rtp.compute_chunk(run.pk, run.chunk_count - 1)
     monkeypatch.setattr(rtp, "_merge", merge)
-    assert rtp.compute_chunk(run.pk, 1) is True
-    run.refresh_from_db()
-    assert run.status == RtpRunStatus.DONE
-    assert run.result == in_process_twin(run).result
+
+
+@pytest.mark.django_db
+def test_the_last_chunk_and_the_merge_commit_together(half_run, monkeypatch):
+    """A worker that dies in the merge leaves the last chunk unstored, so its redelivery
+    computes it again and merges: no run stays running with every chunk in."""
+    last_chunk_with_a_failing_merge(half_run, SystemExit("the worker process died"), monkeypatch)
+    assert rtp.chunks_done(half_run) == 1
+    assert rtp.compute_chunk(half_run.pk, 1) is True
+    half_run.refresh_from_db()
+    assert half_run.status == RtpRunStatus.DONE
+    assert half_run.result == in_process_twin(half_run).result
 
 
 @pytest.mark.django_db
 def test_a_merge_that_raises_keeps_the_chunk_and_fails_the_run_until_merged_again(
-    default_paytables, monkeypatch
+    half_run, monkeypatch
 ):
-    version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
-    rtp.compute_chunk(run.pk, 0)
-    merge = rtp._merge
-
-    def breaks(run: RtpRun) -> None:
-        raise ValueError("a tally of another shape")
-
-    monkeypatch.setattr(rtp, "_merge", breaks)
-    with pytest.raises(ValueError, match="another shape"):
-        rtp.compute_chunk(run.pk, 1)
-    run.refresh_from_db()
-    assert rtp.chunks_done(run) == 2
-    assert run.status == RtpRunStatus.FAILED
-    assert run.result == {"error": "ValueError: a tally of another shape"}
-    with pytest.raises(CommandError, match=f"RTP run {run.pk} failed: ValueError: a tally"):
-        RtpCommand()._follow(run, tqdm(disable=True), timeout=5.0)
-    monkeypatch.setattr(rtp, "_merge", merge)
-    assert rtp.finish_run(run.pk).status == RtpRunStatus.DONE  # the merge, tried again
-    run.refresh_from_db()
-    assert run.result == in_process_twin(run).result
+    last_chunk_with_a_failing_merge(half_run, ValueError("a tally of another shape"), monkeypatch)
+    half_run.refresh_from_db()
+    assert rtp.chunks_done(half_run) == 2
+    assert half_run.status == RtpRunStatus.FAILED
+    assert half_run.result == {"error": "ValueError: a tally of another shape"}
+    with pytest.raises(CommandError, match=f"RTP run {half_run.pk} failed: ValueError: a tally"):
+        RtpCommand()._follow(half_run, tqdm(disable=True), timeout=5.0)
+    assert rtp.finish_run(half_run.pk).status == RtpRunStatus.DONE  # the merge, tried again
+    half_run.refresh_from_db()
+    assert half_run.result == in_process_twin(half_run).result
 
 
 def compute_chunks_at_once(run_id: int, indexes: Sequence[int]) -> list[BaseException]:

@@ -115,6 +115,19 @@ def joker_table(pit, pit2, default_paytables) -> Table:
     return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")
 
 
+@pytest.fixture
+def three_box_table(joker_table, default_paytables, pit, pit2) -> Table:
+    """The joker table with new limits that let a round play three boxes."""
+    limits = table_services.propose_limits(
+        table=joker_table,
+        values=joker_draw_limits(default_paytables, boxes_per_round=3),
+        reason="three boxes",
+        by=pit,
+    )
+    table_services.approve_limits(limits, by=pit2)
+    return joker_table
+
+
 def make_stud_table(pit: User, pit2: User, name: str = "Stud 1", **changes: object) -> Table:
     """An open seven-card stud table with the default limits, changed by ``changes``."""
     table = table_services.create_table(

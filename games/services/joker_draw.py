@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
@@ -184,7 +184,7 @@ def act(
             round_,
             _engine_action(box, action, cards),
             actor=player,
-            timeout=_decision_time(timeout_seconds),
+            next_deadline=timezone.now() + _decision_time(timeout_seconds),
         )
     return round_
 
@@ -316,17 +316,16 @@ def _fold_overdue(round_: Round, timeout: timedelta) -> None:
         box = state.to_act
         if box is None:
             return
-        deadline = round_.decision_deadline
-        _apply(round_, Fold(box.number, timed_out=True), actor=None, timeout=timeout)
-        if round_.status == RoundStatus.DECIDING:
-            round_.decision_deadline = deadline + timeout
-            round_.save(update_fields=["decision_deadline"])
+        # The next box's time runs from this box's deadline, not from the fold.
+        next_deadline = round_.decision_deadline + timeout
+        _apply(round_, Fold(box.number, timed_out=True), actor=None, next_deadline=next_deadline)
 
 
 def _apply(
-    round_: Round, action: joker_draw.Action, *, actor: User | None, timeout: timedelta
+    round_: Round, action: joker_draw.Action, *, actor: User | None, next_deadline: datetime
 ) -> None:
-    """Apply `action`; the next box to act gets `timeout` to decide (JD-4)."""
+    """Apply `action`; the next box to act, if the round goes on, decides by `next_deadline`
+    (JD-4)."""
     state = joker_draw.from_json(round_.engine_state)
     try:
         extra = joker_draw.extra_stake(state, action)
@@ -357,7 +356,7 @@ def _apply(
         settlements, payout = _settle(round_, state, accounts)
         transfers.append(payout)
     else:
-        round_.decision_deadline = timezone.now() + timeout
+        round_.decision_deadline = next_deadline
     fault_point("round.before_update")
     joker_draw_sql.save_round(
         round_,

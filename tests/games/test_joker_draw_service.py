@@ -245,6 +245,23 @@ def test_an_overdue_decision_is_folded_by_the_timer_and_on_the_next_touch(
     assert balance(funded_player) == D("99.40")
 
 
+def test_each_box_has_its_full_time_from_the_deadline_of_the_box_before(
+    funded_player, three_box_table
+):
+    """JD-4: a timed-out box is folded, and the next box's time runs from that deadline."""
+    client = api_client(funded_player)
+    boxes = [{"box": 1, "ante": "0.30"}, {"box": 2, "ante": "0.30"}]
+    body = open_round(client, three_box_table, boxes).json()
+    missed = timezone.now() - timedelta(seconds=10)
+    Round.objects.filter(pk=body["id"]).update(decision_deadline=missed)
+    expire_joker_draw_decision(body["id"])
+    round_ = Round.objects.get(pk=body["id"])
+    timeout = timedelta(seconds=three_box_table.active_limits().decision_timeout_seconds)
+    assert round_.status == "deciding"
+    assert [e.data["box"] for e in round_.events.filter(kind="fold")] == [1]
+    assert round_.decision_deadline == missed + timeout
+
+
 def test_the_sweeper_folds_what_a_lost_timer_missed(funded_player, joker_table):
     body = open_round(api_client(funded_player), joker_table, [{"box": 1, "ante": "0.30"}]).json()
     assert sweep_overdue_rounds() == 0

@@ -14,7 +14,6 @@ from django.db import connection
 
 from games.models import Round, RoundStatus, Seat, SeatStatus
 from games.services import drawmaha, joker_draw, stud
-from games.services import tables as table_services
 from games.services.joker_draw import BoxRequest
 from games.services.peer_tables import from_cents
 from games.services.rounds import RoundRefused
@@ -23,7 +22,6 @@ from payouts import services as money
 from payouts.models import AccountKind, LedgerTransaction
 from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused
-from tests.conftest import joker_draw_limits
 
 D = Decimal
 
@@ -66,18 +64,6 @@ def assert_voided(round_: Round, by, reason: str) -> dict[str, str]:
 def funded_player(player, pit):
     money.deposit(player=player, currency="USD", amount=D("100.00"), reason="cash", by=pit)
     return player
-
-
-@pytest.fixture
-def three_box_table(joker_table, default_paytables, pit, pit2):
-    limits = table_services.propose_limits(
-        table=joker_table,
-        values=joker_draw_limits(default_paytables, boxes_per_round=3),
-        reason="three boxes",
-        by=pit,
-    )
-    table_services.approve_limits(limits, by=pit2)
-    return joker_table
 
 
 def test_a_joker_draw_round_returns_ante_extra_ante_bet_and_bonus(

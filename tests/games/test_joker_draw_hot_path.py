@@ -23,8 +23,10 @@ from games.services.joker_draw import BoxRequest
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
 from tests.conftest import api_client
+from tests.games.test_joker_draw_service import act, open_round
 
 D60 = Decimal("0.60")
+ONE_BOX = [{"box": 1, "ante": "0.30"}]
 
 # Inside a test's own transaction a service's transaction is a savepoint (two statements), and
 # the accounts a round posts to are read each time (they are kept per process only once their
@@ -84,24 +86,6 @@ def test_an_opening_an_exchange_and_a_settlement_send_few_statements(
     assert money_check == Decimal("100.00") + settled.total_result
 
 
-def post_opening(client, table, key, ante="0.30"):
-    return client.post(
-        "/api/v1/joker-draw/rounds/",
-        {"table": table.pk, "boxes": [{"box": 1, "ante": ante}]},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY=key,
-    )
-
-
-def post_bet(client, round_id, key):
-    return client.post(
-        f"/api/v1/joker-draw/rounds/{round_id}/actions/",
-        {"box": 1, "action": "bet"},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY=key,
-    )
-
-
 def token_client(user) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
@@ -113,10 +97,10 @@ def test_a_round_over_the_api_sends_few_statements(
 ):
     client = api_client(funded)
     with django_assert_max_num_queries(HTTP_OPEN):
-        opened = post_opening(client, joker_table, "open-1")
+        opened = open_round(client, joker_table, ONE_BOX, key="open-1")
     assert opened.status_code == 201, opened.json()
     with django_assert_max_num_queries(HTTP_SETTLE):
-        settled = post_bet(client, opened.json()["id"], "bet-1")
+        settled = act(client, opened.json()["id"], "bet-1", box=1, action="bet")
     assert settled.status_code == 200, settled.json()
     assert settled.json()["state"] == RoundStatus.SETTLED
     # The paytables the response names come with the round, not one query each.
@@ -127,24 +111,24 @@ def test_a_token_sign_in_reads_the_user_and_the_role_together(
     funded, pit, joker_table, django_assert_max_num_queries
 ):
     client = token_client(funded)
-    opened = post_opening(client, joker_table, "open-token")
+    opened = open_round(client, joker_table, ONE_BOX, key="open-token")
     assert opened.status_code == 201, opened.json()
     with django_assert_max_num_queries(HTTP_TOKEN_SETTLE):
-        settled = post_bet(client, opened.json()["id"], "bet-token")
+        settled = act(client, opened.json()["id"], "bet-token", box=1, action="bet")
     assert settled.status_code == 200, settled.json()
     # The role read with the token still decides: staff stake no money.
-    refused = post_opening(token_client(pit), joker_table, "open-staff")
+    refused = open_round(token_client(pit), joker_table, ONE_BOX, key="open-staff")
     assert refused.status_code == 403, refused.json()
 
 
 def test_a_late_decision_over_the_api_folds_the_box_and_is_refused(funded, joker_table):
     client = api_client(funded)
-    opened = post_opening(client, joker_table, "open-late", ante="0.60").json()
+    opened = open_round(client, joker_table, [{"box": 1, "ante": "0.60"}], key="open-late").json()
     Round.objects.filter(pk=opened["id"]).update(
         decision_deadline=timezone.now() - timedelta(seconds=1)
     )
 
-    late = post_bet(client, opened["id"], "bet-late")
+    late = act(client, opened["id"], "bet-late", box=1, action="bet")
 
     # JD-4: the box was folded when its time ran out, which ended the round (JD-8); the late
     # bet is refused, and the refusal stores nothing under its key.

@@ -12,11 +12,8 @@ moving button, so the table seats the players in that order.
 
 Readings of the rules where they leave a choice (RULES.md has no Decision on them):
 - ST-7 and ST-9: the burn before seventh street is always made; ST-9 is then checked, so that
-  card joins the discards. With seven players at seventh street that leaves six cards for
-  seven, and the discards are reshuffled in (ST-9's first form).
-- ST-4 on seventh street with a common card (ST-12): the common card is one of every player's
-  up cards, so it counts in the showing hands (making five up cards, where straights and
-  flushes count).
+  card joins the burns. With seven players at seventh street that leaves six cards for
+  seven, and the burns are reshuffled in (ST-9's first form).
 - ST-3: a player all in on the ante cannot bring in; the lowest door card among the players
   with chips does.
 - A player who may check is not offered to fold (checking costs nothing).
@@ -52,7 +49,6 @@ from games.engine.common import (
 )
 from games.engine.dealer import STANDARD_DECK, Deck, deck_from_json, deck_to_json, positions
 from games.engine.hands import (
-    CATEGORIES,
     FOUR_OF_A_KIND,
     HIGH_CARD,
     PAIR,
@@ -65,7 +61,6 @@ from games.engine.hands import (
 NO_RAKE = Rake()  # ST-13: a table has no rake unless set
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8  # ST-1
-FULL_SHOWING = 5  # ST-4: straights and flushes count from five up cards
 
 
 class Street(StrEnum):
@@ -290,24 +285,19 @@ def _deal_street(state: StudState, street: Street, events: list[Event]) -> StudS
 
 
 def _last_card(state: StudState, deck: Deck, events: list[Event]) -> tuple[Deck, Card | None]:
-    """ST-9: the deck cannot give each player a card. The discards (burns and folded players'
-    cards, never a card in a live hand) are shuffled with the rest of the deck (FS-6); if that is
-    enough, each player gets the last card from it, else one common card is turned up (ST-12)."""
-    live = set(state.in_hand)
-    folded = [
-        card for seat, hand in enumerate(state.hands) if seat not in live for card in hand.cards
-    ]
-    discards = (*state.burns, *folded)
-    enough = deck.remaining + len(discards) >= len(state.in_hand)
+    """ST-9: the deck cannot give each player a card. The burn cards are shuffled with the rest
+    of the deck (FS-6); if that is enough, each player gets the last card from it, else one
+    common card is turned up (ST-12). Folded players' cards are never used again."""
+    enough = deck.remaining + len(state.burns) >= len(state.in_hand)
     undealt = deck.remaining
-    deck = deck.reshuffle(discards)
+    deck = deck.reshuffle(state.burns)
     events.append(
         Event(
             "reshuffle",
             {
                 "rule": "ST-9",
                 "form": "last_card" if enough else "common_card",
-                "returned": cards_to_json(discards),
+                "returned": cards_to_json(state.burns),
                 "undealt": undealt,
                 "shuffle": deck.shuffle_number,
             },
@@ -336,11 +326,8 @@ def _open_pair(up: Sequence[Card]) -> bool:
 
 def showing(up: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
     """ST-4: the strength of a player's up cards, comparable between players: a category code
-    of ``hands.CATEGORIES`` and its ranks. With fewer than five cards only pairs, two pair,
-    three and four of a kind count (no straights or flushes)."""
-    if len(up) >= FULL_SHOWING:
-        value = best_hand(up)
-        return CATEGORIES.index(value.category), value.ranks
+    of ``hands.CATEGORIES`` and its ranks. A player shows at most four cards (ST-9b: a common
+    card is no one's), so only pairs, two pair, three and four of a kind count."""
     counts = Counter(card.rank for card in up if card.rank is not None)
     # Bigger sets first, then higher ranks: pair of 9s with K 4 is (9, 13, 4).
     ranked = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
@@ -358,9 +345,9 @@ def showing(up: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
 
 def _opener(state: StudState) -> int:
     """ST-4: the best showing hand acts first; between equals the one nearest the dealer's left
-    (the lowest seat, as ``max`` keeps the first of equals)."""
-    common = (state.common,) if state.common is not None else ()
-    return max(state.in_hand, key=lambda seat: showing(state.hands[seat].up + common))
+    (the lowest seat, as ``max`` keeps the first of equals). A common card is no one's up card
+    (ST-9b): seventh street opens as sixth street did."""
+    return max(state.in_hand, key=lambda seat: showing(state.hands[seat].up))
 
 
 # Betting -------------------------------------------------------------------------------------

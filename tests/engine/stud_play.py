@@ -73,16 +73,19 @@ def of_kind(events: Sequence[Event], kind: str) -> list[Event]:
 
 
 def audit_cards(events: Sequence[Event]) -> None:
-    """ST-9: no card is dealt twice and no card in a live hand is reshuffled. Follows every card
-    through the hand's events: a card dealt or burnt must be neither in a live hand nor among
-    the discards; a reshuffle returns exactly the discards (burns, folded hands)."""
+    """ST-9: no card is dealt twice, no card in a live hand is reshuffled and no folded card is
+    used again. Follows every card through the hand's events: a card dealt or burnt must be
+    neither in a live hand, nor a folded one, nor among the burns; a reshuffle returns exactly
+    the burns."""
     live: dict[Card, int | None] = {}
-    discards: set[Card] = set()
+    burns: set[Card] = set()
+    folded: set[Card] = set()
 
     def fresh(text: str) -> Card:
         (card,) = parse_cards(text)
         assert card not in live, f"{card} dealt while in a live hand"
-        assert card not in discards, f"{card} dealt again from the discards"
+        assert card not in folded, f"{card} dealt again after its player folded"
+        assert card not in burns, f"{card} dealt again from the burns"
         return card
 
     for event in events:
@@ -92,24 +95,28 @@ def audit_cards(events: Sequence[Event]) -> None:
         elif event.kind == "common_card":
             live[fresh(event.data["card"])] = None
         elif event.kind == "burn":
-            discards.add(fresh(event.data["card"]))
+            burns.add(fresh(event.data["card"]))
         elif event.kind == "fold":
-            folded = {card for card, seat in live.items() if seat == event.data["seat"]}
-            discards |= folded
-            for card in folded:
+            hand = {card for card, seat in live.items() if seat == event.data["seat"]}
+            folded |= hand
+            for card in hand:
                 del live[card]
         elif event.kind == "reshuffle":
             returned = set(parse_cards(" ".join(event.data["returned"])))
             assert not returned & set(live), "a live card was reshuffled"
-            assert returned == discards
-            discards.clear()
+            assert not returned & folded, "a folded card was reshuffled"
+            assert returned == burns
+            burns.clear()
 
 
 @st.composite
-def random_hand(draw: st.DrawFn) -> tuple[StudState, list[Event], list[StudState]]:
-    """A whole hand of random legal play: 2 to 8 players, stacks from one chip to deep, a
-    seeded shuffle. Returns the final state, every event and every state on the way."""
-    players = draw(st.integers(2, 8))
+def random_hand(
+    draw: st.DrawFn, players: st.SearchStrategy[int] = st.integers(2, 8)
+) -> tuple[StudState, list[Event], list[StudState]]:
+    """A whole hand of random legal play: 2 to 8 players (or as ``players`` draws), stacks from
+    one chip to deep, a seeded shuffle. Returns the final state, every event and every state on
+    the way."""
+    players = draw(players)
     stacks = draw(st.lists(st.sampled_from([1, 7, 26, 60, 150, 1000]), min_size=players,
                            max_size=players))  # fmt: skip
     ante = draw(st.sampled_from([0, 5]))

@@ -5,7 +5,6 @@ are refused with the rule; hands the engine plays are recorded and replay identi
 from __future__ import annotations
 
 import datetime
-import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -21,8 +20,8 @@ from games.engine.phh import HandHistory
 from games.engine.stud import start_hand
 from tests.engine.stud_play import TABLE, passive, random_hand
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-WSOP = "wsop-2023-43-f7s"
+# The PHH test vectors kept with the suite (see tests/data/README.md).
+WSOP_DIR = Path(__file__).resolve().parents[1] / "data" / "wsop-2023-43-f7s"
 WSOP_HANDS = [
     "wsop-2023-43-day5-5_00_22_43.phh",
     "wsop-2023-43-day5-6_00_25_05.phh",
@@ -40,24 +39,12 @@ WSOP_HANDS = [
 ]
 
 
-def phh_dir() -> Path:
-    """The shared PHH vectors: ``shared/phh`` next to the repository, or ``$PHH_DIR``. Missing
-    vectors fail the test: they are the only real hands the engine is checked against."""
-    root = Path(os.environ.get("PHH_DIR") or REPO_ROOT.parent / "shared" / "phh")
-    if not (root / WSOP).is_dir():
-        pytest.fail(
-            f"PHH test vectors not found at {root / WSOP}: put the shared 'phh' folder next to "
-            "the repository or point PHH_DIR at it"
-        )
-    return root
-
-
 def wsop_text(name: str) -> str:
-    return (phh_dir() / WSOP / name).read_text(encoding="utf-8")
+    return (WSOP_DIR / name).read_text(encoding="utf-8")
 
 
 def test_all_wsop_hands_are_listed():
-    assert sorted(path.name for path in (phh_dir() / WSOP).glob("*.phh")) == sorted(WSOP_HANDS)
+    assert sorted(path.name for path in WSOP_DIR.glob("*.phh")) == sorted(WSOP_HANDS)
 
 
 @pytest.mark.parametrize("name", WSOP_HANDS)

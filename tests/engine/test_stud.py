@@ -8,9 +8,10 @@ from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.engine.betting import Action, LegalAction, Rake
-from games.engine.cards import parse_card, parse_cards
+from games.engine.cards import Card, parse_card, parse_cards
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
 from games.engine.fairness import Shoe
@@ -216,8 +217,6 @@ def test_st4_showing_strength():
     assert shown("3c 3d 2s 2h") > shown("Ac Ad Kd Qh")  # two pair over a pair
     assert shown("2c 2d 2s 3h") > shown("Ac Ad Kd Kh")  # trips over two pair
     assert shown("5h 6h 7h 8h") < shown("2c 2d")  # no straights or flushes with four
-    # Five up cards (four and the common card): the straight counts.
-    assert shown("5h 6h 7h 8h 9c") > shown("Ac Ad Kd Kh Qs")
 
 
 # ST-5 ------------------------------------------------------------------------------------------
@@ -365,35 +364,115 @@ def test_st9_last_card_from_the_discards_when_they_suffice():
     assert {c["card"] for c in seventh} <= pool
 
 
-def test_st9_folded_cards_are_reshuffled_never_live_ones():
-    """Eight players, one folds on sixth street: the discards (four burns and the six folded
-    cards) with the empty deck make ten cards for seven players. The reshuffle names the folded
-    door card to come first: the first player in the hand gets it as the last card."""
-    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([]))
-    state, played = passive(state, stop=Street.SIXTH)
+def eight_players_one_folds(street: Street, tops: list[list[Card]] | None = None) -> tuple:
+    """Eight players on the canonical stacked deck (``tops``: what its reshuffle puts on top),
+    checking and calling; when the betting of ``street`` begins, the first to act bets and the
+    next player folds, the others call. The hand stops when seventh street's betting begins."""
+    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([], tops or []))
+    state, played = passive(state, stop=street)
     events += played
     opener = state.to_act
     folder = (opener + 1) % 8
-    door = state.hands[folder].up[0]
-    tops = [[door]]
-    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([], tops))
-    state, played = passive(state, stop=Street.SIXTH)
-    events += played
-    moves = [f"{opener} bet 40", f"{folder} fold"]
+    wager = "bring_in" if street == Street.THIRD else "bet 40"
+    moves = [f"{opener} {wager}", f"{folder} fold"]
     moves += [f"{(folder + n) % 8} call" for n in range(1, 7)]
     state, played = play(state, *moves)
     events += played
-    state, played = passive(state)
-    events += played
+    state, played = passive(state, stop=Street.SEVENTH)
+    return state, events + played, folder
+
+
+def test_st9_a_fold_on_sixth_street_leaves_four_cards_for_seven_players():
+    """Eight players, one folds on sixth street: after the burn the deck is empty and the four
+    burns cannot give seven players a card, so one common card is turned up (ST-9, second
+    form). The six folded cards are not reshuffled: they are never used again."""
+    state, events, folder = eight_players_one_folds(Street.SIXTH)
+    audit_cards(events)
+    (reshuffle,) = of_kind(events, "reshuffle")
+    burns = [parse_card(e.data["card"]) for e in of_kind(events, "burn")]
+    assert reshuffle.data["form"] == "common_card"
+    assert reshuffle.data["undealt"] == 0
+    assert sorted(parse_cards(" ".join(reshuffle.data["returned"]))) == sorted(burns)
+    assert state.common in burns
+    assert all(len(state.hands[seat].cards) == 6 for seat in state.in_hand)
+    assert not set(state.hands[folder].cards) & {state.common}
+
+
+def test_st9_a_fold_to_the_bring_in_never_gives_its_cards_to_live_players():
+    """Eight players, one folds on third street: the three undealt cards and the four burns
+    serve seven players (ST-9, first form), and none of the folded cards is dealt again. The
+    stacked reshuffle puts its pool in canonical order, where the folded low cards would come
+    first if they were in it."""
+    state, events, folder = eight_players_one_folds(Street.THIRD)
     audit_cards(events)
     (reshuffle,) = of_kind(events, "reshuffle")
     returned = set(parse_cards(" ".join(reshuffle.data["returned"])))
     assert reshuffle.data["form"] == "last_card"
-    assert len(returned) == 10
-    assert set(state.hands[folder].cards) <= returned
-    before_seventh = {c for s in state.in_hand for c in state.hands[s].down[:2] + state.hands[s].up}
-    assert not before_seventh & returned
-    assert state.hands[min(state.in_hand)].down[-1] == door
+    assert reshuffle.data["undealt"] == 3
+    assert returned == {parse_card(e.data["card"]) for e in of_kind(events, "burn")}
+    assert len(returned) == 4
+    seventh = {parse_card(c["card"]) for c in of_kind(events, "deal")[-1].data["cards"]}
+    assert len(seventh) == 7
+    assert not seventh & set(state.hands[folder].cards)
+    assert state.common is None
+
+
+def test_st9_a_folded_card_cannot_be_stacked_into_the_reshuffle():
+    """A reshuffle can only put on top cards it shuffles: a folded door card is not one."""
+    state, _, folder = eight_players_one_folds(Street.THIRD)
+    door = state.hands[folder].up[0]
+    with pytest.raises(ValueError, match="not all of them are among the reshuffled cards"):
+        eight_players_one_folds(Street.THIRD, tops=[[door]])
+
+
+def test_st9b_seventh_street_with_a_common_card_opens_as_sixth_street():
+    """ST-9b: the common card counts in every hand's value but not in the showing hands. Here
+    it would pair seat 1's up cards (6h 3c 8c 4h with 3h) over seat 6's ace-king; seat 6,
+    first on sixth street, is first again on seventh."""
+    deck = Deck.shuffled(SEED, "opener", 2)
+    state, _ = start_hand(TABLE, [1000] * 8, deck)
+    state, _ = passive(state, stop=Street.SIXTH)
+    assert state.to_act == 6
+    state, _ = passive(state, stop=Street.SEVENTH)
+    assert state.common == parse_card("3h")
+    assert state.hands[1].up == cards("6h 3c 8c 4h")
+    assert showing((*state.hands[1].up, state.common)) > showing(state.hands[6].up)
+    assert state.to_act == 6
+    assert state.betting.order[0] == 6
+    assert state.value(1) == best_hand((*state.hands[1].cards, state.common))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_hand(players=st.just(8)))
+def test_st9_eight_player_hands_never_reuse_folded_cards(hand):
+    """ST-9 over random eight-player hands: no card a player folded is dealt again (nor any card
+    twice), and the last card is a common card exactly when the rest of the deck plus the burns
+    cannot give every live player a card. Counted from the events alone."""
+    _, events, _ = hand
+    audit_cards(events)
+    dealt = burns = 0
+    live = set(range(8))
+    for event in events:
+        if event.kind == "deal":
+            dealt += len(event.data["cards"])
+        elif event.kind == "burn":
+            burns += 1
+        elif event.kind == "fold":
+            live.discard(event.data["seat"])
+        elif event.kind == "reshuffle":
+            undealt = 52 - dealt - burns
+            assert undealt < len(live)
+            assert event.data["undealt"] == undealt
+            assert len(event.data["returned"]) == burns
+            expected = "common_card" if undealt + burns < len(live) else "last_card"
+            assert event.data["form"] == expected
+            assert bool(of_kind(events, "common_card")) == (expected == "common_card")
+            break
+    else:
+        assert not of_kind(events, "common_card")
+        # Without a reshuffle the deck served every player who reached seventh street.
+        seventh = [e for e in events if e.kind == "deal" and e.data["street"] == "seventh"]
+        assert all(c["shuffle"] == 0 for e in seventh for c in e.data["cards"])
 
 
 # ST-10 -----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from games.services import stud
 from games.services.stud import Hand
 from payouts import services as money
 from tests.conftest import api_client, make_stud_table, make_user
-from tests.engine.test_phh import WSOP, WSOP_HANDS, phh_dir
+from tests.engine.test_phh import WSOP_DIR, WSOP_HANDS
 
 D = Decimal
 
@@ -150,7 +150,7 @@ def test_a_hand_in_play_has_no_history_to_download(seated, stud_table):
 @pytest.mark.parametrize("name", WSOP_HANDS)
 def test_phh_replay_plays_pokerkit_written_files_to_pokerkit_stacks(name, capsys):
     """The WSOP hands were written by PokerKit; phh_replay prints the stacks PokerKit computes."""
-    path = phh_dir() / WSOP / name
+    path = WSOP_DIR / name
     call_command("phh_replay", str(path))
     printed = json.loads(capsys.readouterr().out)
     *_, final = pokerkit.HandHistory.loads(path.read_text(encoding="utf-8"))

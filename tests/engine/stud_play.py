@@ -109,9 +109,12 @@ def audit_cards(events: Sequence[Event]) -> None:
             burns.clear()
 
 
+EVERY_TABLE_SIZE = st.integers(2, 8)  # ST-1
+
+
 @st.composite
 def random_hand(
-    draw: st.DrawFn, players: st.SearchStrategy[int] = st.integers(2, 8)
+    draw: st.DrawFn, players: st.SearchStrategy[int] = EVERY_TABLE_SIZE
 ) -> tuple[StudState, list[Event], list[StudState]]:
     """A whole hand of random legal play: 2 to 8 players (or as ``players`` draws), stacks from
     one chip to deep, a seeded shuffle. Returns the final state, every event and every state on

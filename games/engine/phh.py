@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Generic, Protocol, TypeVar
@@ -179,7 +179,7 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
         starting_stacks=state.starting_stacks,
         actions=tuple(actions),
         finishing_stacks=state.finishing_stacks,
-        extra={"ante_trimming_status": False},
+        extra={"ante_trimming_status": True},  # ST-13: a short ante makes a side pot
     )
 
 
@@ -239,6 +239,14 @@ def replay(hand: HandHistory) -> Replay[StudState]:
     malformed or its cards are not the ones the engine deals."""
     if len(set(hand.antes)) != 1 or len(hand.antes) != len(hand.starting_stacks):
         raise RuleViolation("the table has one ante for every player", field="antes", rule="ST-1")
+    if not hand.extra.get("ante_trimming_status") and min(hand.starting_stacks) < hand.antes[0]:
+        # Untrimmed antes (PHH's default) all go to the first pot, even for a short ante.
+        raise RuleViolation(
+            "a player all in for less than the ante wins only as much from each other player "
+            "(table stakes), so the antes of this hand are trimmed: ante_trimming_status = true",
+            field="ante_trimming_status",
+            rule="ST-13",
+        )
     table = StudTable(
         hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet, rake=read_rake(hand.extra)
     )
@@ -248,21 +256,86 @@ def replay(hand: HandHistory) -> Replay[StudState]:
     history = list(events)
     undealt = _Dealt()
     undealt.add(events)
+    showdown = _Showdown()
     for step in steps:
         seat = step.seat
         if seat is None:
             undealt.match(step, state)
-            continue
-        if step.verb != "sm" and undealt.pending():
+        elif step.verb == "sm" and undealt.pending():
+            showdown.all_in_show(state, seat, step, undealt)
+        elif undealt.pending():
             raise RuleViolation(
                 f"{step.text!r}: the rules deal {undealt.pending()} first",
                 field="actions",
                 rule=_dealing_rule(state),
             )
-        state, events = stud.apply(state, _action(state, seat, step))
-        history += events
-        undealt.add(events)
+        elif step.verb == "sm" and state.street == stud.Street.SHOWDOWN:
+            showdown.decide(seat, step)
+        else:
+            state, events = stud.apply(state, _action(state, seat, step))
+            history += events
+            undealt.add(events)
+        if not undealt.pending():
+            state = showdown.play(state, history)
     return Replay(state, tuple(history))
+
+
+class _Showdown:
+    """The history's showdown, played in the engine's order (ST-10). PokerKit shows the hands
+    once no more betting is possible (players all in), deals the streets to come and shows again
+    the hands that got a down card; it orders that last showdown its own way, so each seat's
+    show or muck waits here until the engine asks that seat."""
+
+    def __init__(self) -> None:
+        self._decisions: dict[int, _Step] = {}
+        self._shown: dict[int, frozenset[Card]] = {}
+
+    def all_in_show(self, state: StudState, seat: int, step: _Step, undealt: _Dealt) -> None:
+        """A show before the last cards are dealt: the player's cards dealt so far, no action
+        for the engine, which has already dealt the streets to come. Anywhere else cards are
+        shown at the showdown."""
+        if state.street != stud.Street.SHOWDOWN or not step.args:
+            raise RuleViolation(
+                f"{step.text!r}: cards are shown at the showdown, or once every bet is made "
+                "with players all in",
+                field="actions",
+                rule="ST-10",
+            )
+        so_far = frozenset(state.hands[seat].cards) - set(undealt.waiting(seat))
+        if step.args != ("-",) and frozenset(read_cards(step.args[0], step.text)) != so_far:
+            raise RuleViolation(
+                f"{step.text!r}: those are not the player's cards", field="actions", rule="ST-10"
+            )
+        self._shown[seat] = so_far
+
+    def decide(self, seat: int, step: _Step) -> None:
+        if seat in self._decisions:
+            raise RuleViolation(
+                f"{step.text!r}: the player has shown or mucked already",
+                field="actions",
+                rule="ST-10",
+            )
+        self._decisions[seat] = step
+
+    def play(self, state: StudState, history: list[Event]) -> StudState:
+        """Every showdown choice the engine can take now, in its order; a hand shown whole
+        before (no card dealt to it face down since) is shown again, as PokerKit leaves it."""
+        while state.street == stud.Street.SHOWDOWN and state.to_act is not None:
+            seat = state.to_act
+            hand = state.hands[seat]
+            if seat in self._decisions:
+                action = _action(state, seat, self._decisions.pop(seat))
+            elif seat in self._shown and self._shown[seat] | set(hand.up) >= set(hand.cards):
+                action = Action(seat, ActionKind.SHOW)
+            else:
+                break
+            offered = {option.kind for option in stud.legal_actions(state)}
+            if action.kind == ActionKind.MUCK and ActionKind.MUCK not in offered:
+                state, events = stud.concede(state, seat)  # a muck gives up a hand that could win
+            else:
+                state, events = stud.apply(state, action)
+            history += events
+        return state
 
 
 def read_rake(extra: Mapping[str, Any]) -> Rake:
@@ -312,17 +385,15 @@ def _recorded_deck(steps: Sequence[_Step], players: int) -> Deck:
     round by round (ST-2), then per street a burn and a card to each player in seat order
     (ST-4); a street the deck cannot cover comes from the ST-9 reshuffle."""
     streets: list[dict[int | None, tuple[Card, ...]]] = [{}]
-    for step in steps:
-        if step.seat is not None:
-            continue
+    for step, cards in _dealt_once(steps):
         if step.receiver is None:
-            streets.append({None: read_cards(step.args[0], step.text)})
+            streets.append({None: cards})
             continue
         current = streets[-1]
         seat = step.receiver
         if seat in current or None in current or (len(streets) == 1 and len(current) == players):
             streets.append(current := {})
-        current[seat] = read_cards(step.args[0], step.text)
+        current[seat] = cards
     third, later = streets[0], streets[1:]
     if set(third) != set(range(players)) or any(len(c) != 3 for c in third.values()):
         raise ValueError("third street deals three cards to every player (ST-2)")
@@ -343,10 +414,36 @@ def _recorded_deck(steps: Sequence[_Step], players: int) -> Deck:
     burns = iter(sorted((c for c in STANDARD_DECK if c not in placed), key=lambda c: c in recorded))
     for cards, covered in plan:
         order += [next(burns), *(cards if covered else ())]
-    if len(set(order)) != len(order):
-        raise ValueError("the hand history deals a card twice")
     reshuffle_tops = [cards for cards, covered in plan if not covered]
     return Deck.stacked(order, reshuffle_tops)
+
+
+def _dealt_once(steps: Sequence[_Step]) -> Iterator[tuple[_Step, tuple[Card, ...]]]:
+    """The dealing steps with their cards; RuleViolation (ST-9) if one deals a card of a player
+    who folded (PokerKit deals those again when a stud deck runs out), ValueError if one deals
+    any other card a second time."""
+    holder: dict[Card, int | None] = {}
+    folded: set[int] = set()
+    for step in steps:
+        if step.seat is not None:
+            if step.verb == "f":
+                folded.add(step.seat)
+            continue
+        cards = read_cards(step.args[0], step.text)
+        for card in cards:
+            if card not in holder:
+                holder[card] = step.receiver
+                continue
+            seat = holder[card]
+            if seat is not None and seat in folded:
+                raise RuleViolation(
+                    f"{step.text!r}: {card} was dealt to p{seat + 1}, who folded; folded cards "
+                    "are never used again (only the burns are reshuffled for the last card)",
+                    field="actions",
+                    rule="ST-9",
+                )
+            raise ValueError(f"{step.text!r}: the hand history deals {card} twice")
+        yield step, cards
 
 
 def _seat_order(item: tuple[int | None, tuple[Card, ...]]) -> int:
@@ -366,6 +463,10 @@ class _Dealt:
                     self._cards.setdefault(dealt["seat"], []).append(parse_card(dealt["card"]))
             elif event.kind == "common_card":
                 self._cards.setdefault(None, []).append(parse_card(event.data["card"]))
+
+    def waiting(self, seat: int) -> tuple[Card, ...]:
+        """The cards dealt to ``seat`` that the history has not yet recorded."""
+        return tuple(self._cards.get(seat, ()))
 
     def pending(self) -> str:
         return " ".join(

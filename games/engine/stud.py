@@ -401,7 +401,25 @@ def _start_showdown(state: StudState, events: list[Event]) -> tuple[StudState, l
     return state, events
 
 
-def _showdown_choice(state: StudState, action: Action) -> tuple[StudState, list[Event]]:
+def concede(state: StudState, seat: int) -> tuple[StudState, list[Event]]:
+    """A hand history's muck of a hand that could still win (PHH's ``pN sm`` with no cards):
+    the player gives up every pot. Tables never offer it (there a hand that can win is shown,
+    ST-10, ST-11); a replay follows what the history's player did. Someone must still win each
+    pot, so the last hand left in one is shown."""
+    if state.street != Street.SHOWDOWN:
+        raise RuleViolation("a hand is conceded at the showdown", field="kind", rule="ST-10")
+    others = {s for s in state.showdown_order if s != seat and state.hands[s].shown is not False}
+    for pot in betting.side_pots(state.chips):
+        if seat in pot.eligible and not others & set(pot.eligible):
+            raise RuleViolation(
+                "the last hand in a pot is shown: someone wins it", field="kind", rule="ST-11"
+            )
+    return _showdown_choice(state, Action(seat, ActionKind.MUCK), conceding=True)
+
+
+def _showdown_choice(
+    state: StudState, action: Action, *, conceding: bool = False
+) -> tuple[StudState, list[Event]]:
     seat = state.to_act
     if action.seat != seat:
         raise RuleViolation(
@@ -409,7 +427,7 @@ def _showdown_choice(state: StudState, action: Action) -> tuple[StudState, list[
         )
     if action.kind not in (ActionKind.SHOW, ActionKind.MUCK):
         raise RuleViolation("the betting is over: show or muck", field="kind", rule="ST-10")
-    if action.kind == ActionKind.MUCK and not _cannot_win(state, seat):
+    if action.kind == ActionKind.MUCK and not conceding and not _cannot_win(state, seat):
         raise RuleViolation(
             "a hand that can still win is shown (cards speak)", field="kind", rule="ST-10"
         )

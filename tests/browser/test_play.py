@@ -130,7 +130,7 @@ def test_verify_shuffle_follows_a_reshuffle_in_the_browser(signed_in, player):
     seed, client_seed, nonce = fairness.new_server_seed(), "seven", 3
     shoe = fairness.Shoe(seed, client_seed, nonce)
     first = shoe.deal(45)
-    returned = first[:10]  # burns and folded cards come back (ST-9)
+    returned = first[:10]  # cards shuffled back in: ST-9 burns, DM-7 muck
     shoe.reshuffle(returned)
     second = shoe.deal(12)
     dealt = [{"shuffle": 0, "position": n, "card": str(c)} for n, c in enumerate(first)]

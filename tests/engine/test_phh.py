@@ -132,6 +132,36 @@ def test_replay_refuses_showing_other_cards():
     assert refused.value.rule == "ST-10"
 
 
+def test_replay_refuses_a_show_while_the_betting_goes_on():
+    """ST-10: before the showdown, cards are shown only once no more betting is possible."""
+    hand = phh.loads(wsop_text(HAND_11))
+    assert hand.actions[13:15] == ("p1 cc", "d dh p1 6c")  # third street's betting is over
+    hand = replace(hand, actions=(*hand.actions[:14], "p1 sm QhTcTh", *hand.actions[14:]))
+    with pytest.raises(RuleViolation, match="cards are shown at the showdown") as refused:
+        phh.replay(hand)
+    assert refused.value.rule == "ST-10"
+
+
+def test_a_muck_concedes_a_hand_that_could_win():
+    """PHH's ``pN sm`` without cards gives up the hand: p1's two pair is mucked, so p2's pair of
+    jacks takes the pot, as PokerKit computes."""
+    hand = edited(HAND_11, "p1 sm QhTcTh6cKcAh6d", "p1 sm")
+    hand = replace(hand, actions=(*hand.actions[:-1], "p2 sm JsJc2c4h7h6h9c"))
+    result = phh.replay(hand)
+    *_, final = pokerkit.HandHistory.loads(phh.dumps(hand))
+    assert result.finishing_stacks == tuple(final.stacks)
+    assert result.finishing_stacks[1] > phh.loads(wsop_text(HAND_11)).finishing_stacks[1]
+    assert [e.kind for e in result.events][-4:-2] == ["muck", "show"]
+
+
+def test_the_last_hand_in_a_pot_cannot_be_mucked():
+    """Someone wins every pot (ST-11): after p1 mucks, p2's is the last hand, and is shown."""
+    hand = edited(HAND_11, "p1 sm QhTcTh6cKcAh6d", "p1 sm")
+    with pytest.raises(RuleViolation, match="the last hand in a pot is shown") as refused:
+        phh.replay(hand)
+    assert refused.value.rule == "ST-11"
+
+
 def test_replay_refuses_dealing_to_a_player_who_folded():
     hand = edited(HAND_11, "d dh p2 4h", "d dh p3 4h")
     with pytest.raises(RuleViolation, match="ST-4"):

@@ -246,6 +246,24 @@ def test_a_common_card_hand_is_recorded_and_replayed():
     assert comparable(result.events) == comparable(events)
 
 
+def test_a_short_ante_is_recorded_trimmed_and_untrimmed_antes_are_refused():
+    """ST-13: a player all in for less than the ante makes a side pot. The casino writes its
+    antes trimmed (``ante_trimming_status = true``), and PokerKit agrees on the stacks; PHH's
+    default, untrimmed, would put every ante in the main pot, so such a hand is refused."""
+    state, events = start_hand(TABLE, [3, 1000, 1000], Deck.stacked([]))
+    state, played = passive(state)
+    events += played
+    hand = phh.record(state, events)
+    assert hand.extra["ante_trimming_status"] is True
+    result = phh.replay(phh.loads(phh.dumps(hand)))
+    *_, final = pokerkit.HandHistory.loads(phh.dumps(hand))
+    assert result.finishing_stacks == state.finishing_stacks == tuple(final.stacks)
+    untrimmed = replace(hand, extra={**hand.extra, "ante_trimming_status": False})
+    with pytest.raises(RuleViolation, match="less than the ante") as refused:
+        phh.replay(untrimmed)
+    assert (refused.value.rule, refused.value.field) == ("ST-13", "ante_trimming_status")
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_hand())
 def test_engine_hands_record_and_replay(hand):

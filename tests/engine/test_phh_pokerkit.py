@@ -17,7 +17,8 @@ import pytest
 from games.engine import phh
 from games.engine.cards import parse_card
 from games.engine.common import RuleViolation
-from games.engine.phh import HandHistory
+from games.engine.phh import HandHistory, Replay
+from games.engine.stud import StudState
 
 HANDS = 500
 ANTE, BRING_IN, SMALL_BET, BIG_BET = 5, 10, 20, 40
@@ -178,9 +179,9 @@ def deliberate_difference(hand: HandHistory, refusal: RuleViolation) -> str:
 
 
 @pytest.fixture(scope="module")
-def outcomes() -> list[tuple[str, HandHistory, str]]:
-    """Each generated hand: its PHH text, as read, and "replayed" or the difference's name."""
-    found = []
+def outcomes() -> list[tuple[HandHistory, Replay[StudState] | None, str]]:
+    """Each generated hand as read, its replay if any, and "replayed" or the difference."""
+    found: list[tuple[HandHistory, Replay[StudState] | None, str]] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit warns when it deals its reserve of cards
         for seed in range(HANDS):
@@ -190,15 +191,15 @@ def outcomes() -> list[tuple[str, HandHistory, str]]:
             try:
                 result = phh.replay(hand)
             except RuleViolation as refusal:
-                found.append((text, hand, deliberate_difference(hand, refusal)))
+                found.append((hand, None, deliberate_difference(hand, refusal)))
                 continue
             assert result.finishing_stacks == stacks, f"hand {seed}:\n{text}"
-            found.append((text, hand, "replayed"))
+            found.append((hand, result, "replayed"))
     return found
 
 
 def test_pokerkit_hands_replay_to_pokerkit_stacks_or_are_refused_by_a_named_rule(outcomes):
-    tally = Counter(outcome for _, _, outcome in outcomes)
+    tally = Counter(outcome for *_, outcome in outcomes)
     assert len(outcomes) == HANDS
     assert tally["replayed"] >= HANDS * 0.6
     assert set(tally) == {
@@ -213,10 +214,10 @@ def test_pokerkit_hands_replay_to_pokerkit_stacks_or_are_refused_by_a_named_rule
 def test_replayed_pokerkit_hands_cover_the_cases_pokerkit_writes(outcomes):
     """Among the hands that replay: eight players, the common card (``d db``), hands shown early
     with players all in (five or six cards), a muck of a hand that could win, untrimmed antes."""
-    replayed = [hand for _, hand, outcome in outcomes if outcome == "replayed"]
+    replayed = [(hand, result) for hand, result, outcome in outcomes if result is not None]
 
     def count(test) -> int:
-        return sum(1 for hand in replayed if test(hand))
+        return sum(1 for hand, _ in replayed if test(hand))
 
     def shows(hand: HandHistory, sizes: set[int]) -> bool:
         return any(
@@ -230,6 +231,21 @@ def test_replayed_pokerkit_hands_cover_the_cases_pokerkit_writes(outcomes):
     assert count(lambda hand: shows(hand, {5, 6})) >= 20
     assert count(lambda hand: any(a.endswith(" sm") for a in hand.actions)) >= 20
     assert count(lambda hand: not hand.extra["ante_trimming_status"]) >= 10
+    assert sum(1 for _, result in replayed if conceded(result)) >= 10
+
+
+def conceded(result: Replay[StudState]) -> bool:
+    """Whether a player mucked a hand better than one that won a pot the player could win."""
+    state = result.state
+    for event in result.events:
+        if event.kind != "muck":
+            continue
+        seat = event.data["seat"]
+        for pot in state.results:
+            winners = [s for s, share in pot.shares if share]
+            if seat in pot.eligible and state.value(seat) > min(map(state.value, winners)):
+                return True
+    return False
 
 
 # What PokerKit writes, one case at a time --------------------------------------------------------

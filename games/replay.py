@@ -164,9 +164,40 @@ def replay_stud(round_: Round) -> ReplayReport:
                 return report
             produced += more
     _compare_events(report, played, produced)
+    report.mismatches += last_card_mismatches(played)
     stored = Hand.from_json(round_.engine_state).state
     _compare_stacks_and_ledger(report, round_, state, stored)
     return report
+
+
+def last_card_mismatches(played: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """ST-9 checked on a stud hand's recorded events themselves, whatever engine dealt them: a
+    card of a folded hand is never dealt again, and the last-card reshuffle returns exactly the
+    burns (never a folded or a live card)."""
+    mismatches = []
+    holder: dict[str, int] = {}
+    folded: set[int] = set()
+    burns: set[str] = set()
+    for number, (kind, data) in enumerate(played, start=1):
+        dealt = [(c["card"], c["seat"]) for c in data["cards"]] if kind == "deal" else []
+        if kind == "common_card":
+            dealt = [(data["card"], -1)]
+        for card, seat in dealt:
+            if holder.get(card) in folded:
+                mismatches.append(
+                    f"event {number}: {card}, folded by seat {holder[card]}, is dealt again (ST-9)"
+                )
+            holder[card] = seat
+        if kind == "burn":
+            burns.add(data["card"])
+        elif kind == "fold":
+            folded.add(data["seat"])
+        elif kind == "reshuffle" and set(data["returned"]) != burns:
+            mismatches.append(
+                f"event {number}: the reshuffle returns {' '.join(data['returned'])}, "
+                f"not the burns {' '.join(sorted(burns))} (ST-9)"
+            )
+    return mismatches
 
 
 def _compare_stacks_and_ledger(

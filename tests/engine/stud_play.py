@@ -140,3 +140,21 @@ def random_hand(
         events += produced
         states.append(state)
     return state, events, states
+
+
+def eight_players_one_folds(street: Street, tops: list[list[Card]] | None = None) -> tuple:
+    """Eight players on the canonical stacked deck (``tops``: what its reshuffle puts on top),
+    checking and calling; when the betting of ``street`` begins, the first to act bets and the
+    next player folds, the others call. The hand stops when seventh street's betting begins."""
+    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([], tops or []))
+    state, played = passive(state, stop=street)
+    events += played
+    opener = state.to_act
+    folder = (opener + 1) % 8
+    wager = "bring_in" if street == Street.THIRD else "bet 40"
+    moves = [f"{opener} {wager}", f"{folder} fold"]
+    moves += [f"{(folder + n) % 8} call" for n in range(1, 7)]
+    state, played = play(state, *moves)
+    events += played
+    state, played = passive(state, stop=Street.SEVENTH)
+    return state, events + played, folder

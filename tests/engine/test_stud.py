@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.betting import Action, LegalAction, Rake
-from games.engine.cards import Card, parse_card, parse_cards
+from games.engine.cards import parse_card, parse_cards
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
 from games.engine.fairness import Shoe
@@ -31,6 +31,7 @@ from tests.engine.stud_play import (
     K,
     audit_cards,
     deal,
+    eight_players_one_folds,
     kinds,
     of_kind,
     passive,
@@ -362,24 +363,6 @@ def test_st9_last_card_from_the_discards_when_they_suffice():
     assert [c["shuffle"] for c in seventh] == [1] * 7
     pool = set(reshuffle.data["returned"]) | {c["card"] for c in seventh}
     assert {c["card"] for c in seventh} <= pool
-
-
-def eight_players_one_folds(street: Street, tops: list[list[Card]] | None = None) -> tuple:
-    """Eight players on the canonical stacked deck (``tops``: what its reshuffle puts on top),
-    checking and calling; when the betting of ``street`` begins, the first to act bets and the
-    next player folds, the others call. The hand stops when seventh street's betting begins."""
-    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([], tops or []))
-    state, played = passive(state, stop=street)
-    events += played
-    opener = state.to_act
-    folder = (opener + 1) % 8
-    wager = "bring_in" if street == Street.THIRD else "bet 40"
-    moves = [f"{opener} {wager}", f"{folder} fold"]
-    moves += [f"{(folder + n) % 8} call" for n in range(1, 7)]
-    state, played = play(state, *moves)
-    events += played
-    state, played = passive(state, stop=Street.SEVENTH)
-    return state, events + played, folder
 
 
 def test_st9_a_fold_on_sixth_street_leaves_four_cards_for_seven_players():

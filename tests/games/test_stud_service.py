@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.engine import stud as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
-from games.replay import replay_round
+from games.replay import last_card_mismatches, replay_round
 from games.services import stud
 from games.services.rounds import RoundRefused
 from games.services.stud import Hand
@@ -23,6 +23,7 @@ from games.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.conftest import api_client, make_stud_table, make_user
+from tests.engine.stud_play import eight_players_one_folds, passive
 from tests.games.peer_tables import assert_chips_held, balance, house, running
 
 D = Decimal
@@ -326,6 +327,30 @@ def test_every_hand_replays_from_its_seed_and_a_tampered_one_does_not(players, s
     assert not report.ok
     assert any(m.startswith("event 4: recorded deal") for m in report.mismatches)  # 3 antes
     assert not replay_round(running(stud_table)).ok  # an unfinished hand has no seed to show
+
+
+def test_the_replay_checks_st9_on_the_recorded_events():
+    """ST-9 on a hand's own record: eight players, one folds to the bring-in; the last card
+    comes from the undealt cards and the burns. A record whose reshuffle returns the folded
+    cards, or that deals one again, is reported with the rule."""
+    state, events, folder = eight_players_one_folds(engine.Street.THIRD)
+    state, more = passive(state)
+    played = [(event.kind, event.data) for event in events + more]
+    assert last_card_mismatches(played) == []
+    folded = [str(card) for card in state.hands[folder].cards]
+    number, reshuffle = next((n, d) for n, (k, d) in enumerate(played, 1) if k == "reshuffle")
+    tampered = list(played)
+    tampered[number - 1] = ("reshuffle", {**reshuffle, "returned": reshuffle["returned"] + folded})
+    (mismatch,) = last_card_mismatches(tampered)
+    assert mismatch.startswith(f"event {number}: the reshuffle returns")
+    assert mismatch.endswith("(ST-9)")
+    seventh = next(n for n, (k, d) in enumerate(played, 1) if k == "deal" and n > number)
+    deal = dict(played[seventh - 1][1])
+    deal["cards"] = [{**deal["cards"][0], "card": folded[0]}, *deal["cards"][1:]]
+    tampered = [*played[: seventh - 1], ("deal", deal), *played[seventh:]]
+    assert last_card_mismatches(tampered) == [
+        f"event {seventh}: {folded[0]}, folded by seat {folder}, is dealt again (ST-9)"
+    ]
 
 
 def test_a_joker_draw_table_is_no_stud_table(players, joker_table):

@@ -8,9 +8,15 @@ two down cards then the door card, later one card), ``d db card`` the common car
 street), ``pN cc`` check or call, ``pN f`` fold, ``pN sm cards`` show, ``pN sm`` muck; text
 after `` # `` is a comment. Player N is seat N - 1, clockwise from the dealer's left.
 
-PHH does not record burn cards; a replay burns cards the history never shows. TOML is written by
-hand (the small subset PHH uses: strings, integers, booleans, decimals, dates and times, arrays
-and inline tables), as no TOML writer is among the project's dependencies.
+A replay reads what PokerKit writes: the hands it shows once players are all in and no more
+betting is possible (before the last cards, then again), its own order at the showdown (the
+replay shows in the ST-10 order), and a muck of a hand that could still win, which concedes it.
+It refuses, naming the rule, a history that deals again a card a player folded (ST-9: PokerKit
+reshuffles folded cards when a stud deck runs out) and untrimmed antes (PHH's default) with a
+player all in for less than the ante (ST-13: that player wins only what each other put in).
+
+PHH does not record burn cards; a replay burns cards the history never shows. TOML is read with
+``tomllib`` and written with ``tomli-w``.
 """
 
 from __future__ import annotations

@@ -119,9 +119,9 @@ def random_hand(
     """A whole hand of random legal play: 2 to 8 players (or as ``players`` draws), stacks from
     one chip to deep, a seeded shuffle. Returns the final state, every event and every state on
     the way."""
-    players = draw(players)
-    stacks = draw(st.lists(st.sampled_from([1, 7, 26, 60, 150, 1000]), min_size=players,
-                           max_size=players))  # fmt: skip
+    seats = draw(players)
+    stacks = draw(st.lists(st.sampled_from([1, 7, 26, 60, 150, 1000]), min_size=seats,
+                           max_size=seats))  # fmt: skip
     ante = draw(st.sampled_from([0, 5]))
     table = StudTable(ante=ante, bring_in=10, small_bet=20, big_bet=40)
     seed = draw(st.binary(min_size=32, max_size=32)).hex()
@@ -142,14 +142,17 @@ def random_hand(
     return state, events, states
 
 
-def eight_players_one_folds(street: Street, tops: list[list[Card]] | None = None) -> tuple:
+def eight_players_one_folds(
+    street: Street, tops: Sequence[Sequence[Card]] = ()
+) -> tuple[StudState, list[Event], int]:
     """Eight players on the canonical stacked deck (``tops``: what its reshuffle puts on top),
     checking and calling; when the betting of ``street`` begins, the first to act bets and the
-    next player folds, the others call. The hand stops when seventh street's betting begins."""
-    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([], tops or []))
+    next player folds, the others call. The hand stops when seventh street's betting begins;
+    returns its state, its events and the seat that folded."""
+    state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([], tops))
     state, played = passive(state, stop=street)
     events += played
-    opener = state.to_act
+    opener = state.betting.order[0]  # the first to act as the round opens
     folder = (opener + 1) % 8
     wager = "bring_in" if street == Street.THIRD else "bet 40"
     moves = [f"{opener} {wager}", f"{folder} fold"]

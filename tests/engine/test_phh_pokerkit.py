@@ -10,6 +10,7 @@ import random
 import re
 import warnings
 from collections import Counter
+from collections.abc import Callable
 
 import pokerkit
 import pytest
@@ -76,6 +77,7 @@ def _may_concede(state: pokerkit.State) -> bool:
     """Whether the player to show may muck at the final showdown while someone who put in as
     much has shown (so every pot keeps a hand; PokerKit loses the chips of a pot nobody shows)."""
     seat = state.showdown_index
+    assert seat is not None
     shown = [
         other
         for other in state.player_indices
@@ -87,7 +89,7 @@ def _may_concede(state: pokerkit.State) -> bool:
 
 
 def _decide(state: pokerkit.State, rng: random.Random) -> pokerkit.State:
-    options = []
+    options: list[Callable[[], object]] = []
     if state.can_post_bring_in():
         options.append(state.post_bring_in)
     if state.can_fold():
@@ -117,7 +119,9 @@ def _all_in_on_the_ante_has_the_lowest_door(hand: HandHistory) -> bool:
 
 def _folded_card_dealt_again(hand: HandHistory, refusal: RuleViolation) -> bool:
     """ST-9: the refused deal gives a card that went first to a player who had folded."""
-    card, player = re.search(r"(\w\w) was dealt to (p\d)", refusal.message).groups()
+    named = re.search(r"(\w\w) was dealt to (p\d)", refusal.message)
+    assert named is not None, refusal
+    card, player = named.groups()
     first = next(
         i for i, a in enumerate(hand.actions) if a.startswith(f"d dh {player} ") and card in a
     )

@@ -494,6 +494,8 @@ class _Dealt:
 
 
 def _dealing_rule(state: StudState) -> str:
+    if state.deck.reshuffles:  # the deck ran out: the last card
+        return "ST-9"
     return "ST-2" if state.street == stud.Street.THIRD else "ST-4"
 
 

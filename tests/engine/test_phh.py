@@ -246,6 +246,21 @@ def test_a_common_card_hand_is_recorded_and_replayed():
     assert comparable(result.events) == comparable(events)
 
 
+def test_replay_refuses_a_common_card_when_the_burns_suffice():
+    """ST-9: seven players at seventh street get the last card from the rest of the deck and
+    the burns; a history turning up a common card instead is refused."""
+    state, events = start_hand(TABLE, [1000] * 7, Deck.stacked([]))
+    state, played = passive(state)
+    hand = phh.record(state, events + played)
+    seventh = [action for action in hand.actions if action.startswith("d dh ")][-7:]
+    at = hand.actions.index(seventh[0])
+    actions = [a for a in hand.actions if a not in seventh]
+    actions.insert(at, f"d db {seventh[0].split()[3]}")
+    with pytest.raises(RuleViolation, match="the rules deal nothing there") as refused:
+        phh.replay(replace(hand, actions=tuple(actions)))
+    assert refused.value.rule == "ST-9"
+
+
 def test_a_short_ante_is_recorded_trimmed_and_untrimmed_antes_are_refused():
     """ST-13: a player all in for less than the ante makes a side pot. The casino writes its
     antes trimmed (``ante_trimming_status = true``), and PokerKit agrees on the stacks; PHH's

@@ -20,6 +20,7 @@ from games.engine.stud import (
     Street,
     StudTable,
     apply,
+    concede,
     from_json,
     legal_actions,
     showing,
@@ -518,6 +519,27 @@ def test_st10_an_uncalled_winner_never_shows():
     assert state.finishing_stacks == (1030, 985, 985)
     with pytest.raises(RuleViolation, match="over"):
         apply(state, Action(0, K.SHOW))
+
+
+def test_a_replayed_muck_concedes_a_hand_that_could_win_but_not_the_last_one():
+    """A hand history's muck (PHH) gives up a hand the table would show (cards speak, ST-10):
+    seat 0's aces and seat 1's threes concede; seat 2's is the last hand, shown, and wins the
+    pot, which someone must (ST-11)."""
+    state, _ = deal(*SHOWDOWN)
+    with pytest.raises(RuleViolation, match="at the showdown") as refused:
+        concede(state, state.to_act)
+    assert refused.value.rule == "ST-10"
+    state, _ = play(state, *TO_SEVENTH, "0 check", "1 check", "2 check")
+    assert legal_actions(state) == (LegalAction(K.SHOW),)  # the table offers no muck
+    state, events = concede(state, 0)
+    assert of_kind(events, "muck")[0].data == {"seat": 0}
+    state, _ = concede(state, 1)
+    with pytest.raises(RuleViolation, match="the last hand in a pot is shown") as refused:
+        concede(state, 2)
+    assert refused.value.rule == "ST-11"
+    state, events = play(state, "2 show")
+    assert of_kind(events, "pot_awarded")[0].data["shares"] == {"2": 45}
+    assert state.finishing_stacks == (985, 985, 1030)
 
 
 # ST-11 -----------------------------------------------------------------------------------------

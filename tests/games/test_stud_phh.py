@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from decimal import Decimal
 
 import pokerkit
@@ -20,8 +21,10 @@ from games.services.stud import Hand
 from payouts import services as money
 from tests.conftest import api_client, make_stud_table, make_user
 from tests.engine.test_phh import WSOP_DIR, WSOP_HANDS
+from tests.engine.test_phh_pokerkit import ALL_IN_ON_THE_ANTES, pokerkit_hand
 
 D = Decimal
+FOLDED_CARD_DEALT_AGAIN = 5  # a seed of pokerkit_hand: eight players, three fold
 
 
 @pytest.fixture
@@ -155,3 +158,19 @@ def test_phh_replay_plays_pokerkit_written_files_to_pokerkit_stacks(name, capsys
     printed = json.loads(capsys.readouterr().out)
     *_, final = pokerkit.HandHistory.loads(path.read_text(encoding="utf-8"))
     assert printed == {"finishing_stacks": list(final.stacks)}
+
+
+def test_phh_replay_plays_pokerkit_all_in_hands_and_names_st9_for_a_folded_card(tmp_path, capsys):
+    """phh_replay on files PokerKit wrote: a hand shown with both players all in on the antes
+    replays to PokerKit's stacks; one that deals a folded card again is refused by ST-9."""
+    text, stacks = pokerkit_hand(ALL_IN_ON_THE_ANTES)
+    path = tmp_path / "all-in.phh"
+    path.write_text(text)
+    call_command("phh_replay", str(path))
+    assert json.loads(capsys.readouterr().out) == {"finishing_stacks": list(stacks)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PokerKit warns as it deals its reserve of cards
+        text, _ = pokerkit_hand(FOLDED_CARD_DEALT_AGAIN)
+    path.write_text(text)
+    with pytest.raises(CommandError, match=r"who folded; folded cards .* \(rule ST-9"):
+        call_command("phh_replay", str(path))

@@ -42,11 +42,14 @@ def _house_balances(kind: str) -> dict[str, Decimal]:
 def _differences(kind: str, expected: dict[str, Decimal], what: str) -> list[str]:
     """Each currency whose house account of ``kind`` holds other than ``expected``."""
     held = _house_balances(kind)
-    return [
-        f"{currency}: {AccountKind(kind).label.lower()} {held.get(currency, ZERO):.2f}, "
-        f"{what} {expected.get(currency, ZERO):.2f}"
+    differing = {
+        currency: (held.get(currency, ZERO), expected.get(currency, ZERO))
         for currency in sorted(held.keys() | expected.keys())
-        if held.get(currency, ZERO) != expected.get(currency, ZERO)
+    }
+    return [
+        f"{currency}: held {account:.2f}, {what} {game:.2f}"
+        for currency, (account, game) in differing.items()
+        if account != game
     ]
 
 
@@ -67,7 +70,7 @@ def table_chips_held() -> list[str]:
         .annotate(total=Sum("chips"))
         .values_list("table__currency", "total")
     )
-    return _differences(AccountKind.TABLE_CHIPS, stacks, "seats' stacks")
+    return _differences(AccountKind.TABLE_CHIPS, stacks, "the seats' stacks")
 
 
 def _stakes_of_unfinished_rounds() -> tuple[dict[str, Decimal], dict[str, Decimal]]:

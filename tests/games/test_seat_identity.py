@@ -109,7 +109,8 @@ def leave_and_sit_down_again(peer: Peer, table, street: str) -> tuple[Seat, Seat
         old.refresh_from_db()
     assert old.chips == 0
     new = peer.service.join(player=old.player, table=table, seat=old.number, buy_in=REBUY)
-    assert new.pk != old.pk and new.number == old.number
+    assert (new.number, new.status) == (old.number, SeatStatus.SEATED)
+    assert new.pk != old.pk
     return old, new
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
 
+from .checks import CHECKS
 from .models import Account, AccountKind, LedgerEntry, ReconciliationReport, RtpObservation
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ class LedgerCheck:
     ever_negative: list[int]
     currency_mismatches: list[int]
     totals_by_currency: dict[str, Decimal]
+    # Each sub-ledger against the game state (payouts.checks): the check's name, what breaks it.
+    sub_ledgers: list[tuple[str, list[str]]]
 
     @property
     def ok(self) -> bool:
@@ -89,6 +92,7 @@ class LedgerCheck:
             or self.ever_negative
             or self.currency_mismatches
             or any(self.totals_by_currency.values())
+            or any(found for _, found in self.sub_ledgers)
         )
 
     def findings(self) -> list[tuple[str, list[str]]]:
@@ -113,12 +117,14 @@ class LedgerCheck:
                 "currencies whose entries do not sum to zero",
                 [f"{c} {t}" for c, t in self.totals_by_currency.items() if t],
             ),
+            *self.sub_ledgers,
         ]
 
 
 def check_ledger() -> LedgerCheck:
-    """Prove the ledger's invariants from the entries themselves (run under REPEATABLE READ
-    by the caller for a consistent picture while play goes on)."""
+    """Prove the ledger's invariants from the entries themselves, and every sub-ledger against
+    the game state (run under REPEATABLE READ by the caller for a consistent picture while play
+    goes on)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM payouts_ledgertransaction")
         (transactions,) = cursor.fetchone()
@@ -176,6 +182,7 @@ def check_ledger() -> LedgerCheck:
         ever_negative=ever_negative,
         currency_mismatches=mismatched,
         totals_by_currency=totals,
+        sub_ledgers=[(name, check()) for name, check in CHECKS],
     )
 
 

@@ -49,11 +49,13 @@ RULE = "DM-1"  # seats, buy-ins and who may act at the table
 @dataclass(frozen=True)
 class Hand:
     """A hand as stored in ``Round.engine_state``: the engine state and, by engine seat (table
-    seats in clockwise order), the table seat numbers and the players in them."""
+    seats in clockwise order), the table seat numbers, the players in them and the ids of their
+    sittings (a ``Seat`` row: a player who sits down again is a new sitting)."""
 
     state: drawmaha.DrawmahaState
     seats: tuple[int, ...]
     players: tuple[int, ...]
+    seat_ids: tuple[int, ...]
 
     @property
     def button(self) -> int:
@@ -64,12 +66,20 @@ class Hand:
         return {
             "seats": list(self.seats),
             "players": list(self.players),
+            "seat_ids": list(self.seat_ids),
             "state": drawmaha.to_json(self.state),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Hand:
-        return cls(drawmaha.from_json(data["state"]), tuple(data["seats"]), tuple(data["players"]))
+        return cls(
+            drawmaha.from_json(data["state"]),
+            tuple(data["seats"]),
+            tuple(data["players"]),
+            # Hands settled before seats were told apart by sitting have none; no stack of
+            # theirs moves any more.
+            tuple(data.get("seat_ids", ())),
+        )
 
 
 def engine_table(limits: TableLimits) -> drawmaha.DrawmahaTable:

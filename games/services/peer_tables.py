@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
@@ -49,7 +49,8 @@ class PeerGame:
     """What sets one peer game apart at its tables; the shared functions below take it.
 
     A game's stored hand (``load_hand``, ``new_hand``) has the engine ``state``, and by engine
-    seat the table ``seats`` and the ``players`` in them, and ``to_json()``."""
+    seat the table ``seats``, the ``players`` in them and the ``seat_ids`` of their sittings,
+    and ``to_json()``."""
 
     game: str  # the Game its tables play
     rule: str  # seats, buy-ins and who may act at the table
@@ -60,7 +61,7 @@ class PeerGame:
     timer_task: str  # the task in games.tasks that catches the table up
     forced: frozenset[str]  # forced bets into the pot before any decision
     load_hand: Callable[[dict[str, Any]], Any]
-    new_hand: Callable[[Any, tuple[int, ...], tuple[int, ...]], Any]
+    new_hand: Callable[[Any, tuple[int, ...], tuple[int, ...], tuple[int, ...]], Any]
     hand_over: Callable[[Any], bool]
     deal: Callable[[Table, list[Seat]], Round]
     default_decision: Callable[[Any, int], Any]  # by the engine state and seat to act
@@ -164,28 +165,25 @@ def next_hand_at(table: Table, ready: Sequence[Seat], pause_seconds: int) -> dat
     return latest + timedelta(seconds=pause_seconds)
 
 
-def update_stacks(
-    round_: Round, seat_numbers: Sequence[int], players: Sequence[int], stacks: Sequence[int]
-) -> list[Seat]:
-    """The seats' chips from the engine's stacks, by engine seat; returns the seats still at the
-    table (a seat left during the hand may already have a new player, so matched by player)."""
+def update_stacks(hand: Any) -> list[Seat]:
+    """The chips of the sittings dealt into ``hand`` from the engine's stacks; returns those still
+    at the table. Matched by sitting, never by seat number and player: a player who left during
+    the hand and sat down again has a new sitting, whose chips are the new buy-in only."""
     seats = {
-        (seating.number, seating.player_id): seating
-        for seating in Seat.objects.filter(table_id=round_.table_id, number__in=seat_numbers)
+        seating.pk: seating
+        for seating in Seat.objects.filter(pk__in=hand.seat_ids)
         .exclude(status=SeatStatus.LEFT)
         .select_related("player", "table")
     }
-    for number, player, stack in zip(seat_numbers, players, stacks, strict=True):
-        if (number, player) in seats:  # else cashed out once folded; the stack moves no more
-            seats[number, player].chips = from_cents(stack)
+    for seat_id, chips in zip(hand.seat_ids, hand.state.chips, strict=True):
+        if seat_id in seats:  # else cashed out once folded; the stack moves no more
+            seats[seat_id].chips = from_cents(chips.stack)
     Seat.objects.bulk_update(seats.values(), ["chips"])
     return list(seats.values())
 
 
-def is_leaving(round_: Round, number: int) -> bool:
-    return Seat.objects.filter(
-        table_id=round_.table_id, number=number, status=SeatStatus.LEAVING
-    ).exists()
+def is_leaving(seat_id: int) -> bool:
+    return Seat.objects.filter(pk=seat_id, status=SeatStatus.LEAVING).exists()
 
 
 # Hands -------------------------------------------------------------------------------------------
@@ -298,10 +296,10 @@ def schedule(table_id: int, when: datetime, task: Any) -> None:
     transaction.on_commit(send)
 
 
-def seat_in_hand(hand: Any, number: int) -> bool:
-    """Whether table seat ``number`` still holds live cards in ``hand`` (a game's stored hand,
-    with ``seats`` by engine seat and the engine ``state``)."""
-    return number in hand.seats and hand.seats.index(number) in hand.state.in_hand
+def seat_in_hand(hand: Any, seating: Seat) -> bool:
+    """Whether ``seating`` (that sitting, not just its seat number) still holds live cards in
+    ``hand`` (a game's stored hand, with ``seat_ids`` by engine seat and the engine ``state``)."""
+    return seating.pk in hand.seat_ids and hand.seat_ids.index(seating.pk) in hand.state.in_hand
 
 
 def leave(peer: PeerGame, *, player: User, table: Table) -> Seat:
@@ -313,7 +311,7 @@ def leave(peer: PeerGame, *, player: User, table: Table) -> Seat:
         seating = own_seat(player, table, rule=peer.rule)
         round_ = running_hand(table)
         hand = peer.load_hand(round_.engine_state) if round_ else None
-        if hand is not None and round_ is not None and seat_in_hand(hand, seating.number):
+        if hand is not None and round_ is not None and seat_in_hand(hand, seating):
             seating.status = SeatStatus.LEAVING
             seating.save(update_fields=["status"])
             peer.carry_on(round_, hand, actor=player)
@@ -328,7 +326,8 @@ def leave(peer: PeerGame, *, player: User, table: Table) -> Seat:
 
 def hand_to_act(peer: PeerGame, player: User, table: Table) -> tuple[Round, Any, int]:
     """The running hand, under the table lock, and the engine seat of ``player`` in it: only a
-    seated player dealt into the hand acts in it."""
+    seated player dealt into the hand acts in it (a player who left it and sat down again is
+    not: theirs is a new sitting)."""
     locked_table(table.pk, rule=peer.rule)
     seating = own_seat(player, table, rule=peer.rule)
     round_ = running_hand(table)
@@ -337,9 +336,9 @@ def hand_to_act(peer: PeerGame, player: User, table: Table) -> tuple[Round, Any,
             "No hand is being played.", field="action", rule=peer.deal_rule, status=409
         )
     hand = peer.load_hand(round_.engine_state)
-    if seating.number not in hand.seats:
+    if seating.pk not in hand.seat_ids:
         raise RoundRefused("You are not in this hand.", field="action", rule=peer.deal_rule)
-    return round_, hand, hand.seats.index(seating.number)
+    return round_, hand, hand.seat_ids.index(seating.pk)
 
 
 def catch_up(peer: PeerGame, table_id: int) -> None:
@@ -417,6 +416,7 @@ def open_hand(
         state,
         tuple(seating.number for seating in ready),
         tuple(seating.player_id for seating in ready),
+        tuple(seating.pk for seating in ready),
     )
     round_ = Round.objects.create(
         table=table,
@@ -448,7 +448,7 @@ def leaver_to_act(peer: PeerGame, round_: Round, hand: Any, *, actor: User | Non
     seat = hand.state.to_act
     if seat is None:
         return None
-    if not is_leaving(round_, hand.seats[seat]):
+    if not is_leaving(hand.seat_ids[seat]):
         schedule_catch_up(peer, round_.table_id, cast(datetime, round_.decision_deadline))
         return None
     record(round_, [Event(LEFT_TABLE, {"seat": seat})], actor=actor)
@@ -468,7 +468,7 @@ def play(peer: PeerGame, round_: Round, hand: Any, decision: Any, *, actor: User
         state, events = peer.play(hand.state, decision)
     except RuleViolation as refused:
         raise refusal(refused, hand.seats) from None
-    after_events(peer, round_, peer.new_hand(state, hand.seats, hand.players), events, actor=actor)
+    after_events(peer, round_, replace(hand, state=state), events, actor=actor)
 
 
 def after_events(
@@ -484,9 +484,7 @@ def after_events(
     ]
     record(round_, events, actor=actor)
     round_.engine_state = hand.to_json()
-    seats = update_stacks(
-        round_, hand.seats, hand.players, [chips.stack for chips in hand.state.chips]
-    )
+    seats = update_stacks(hand)
     post_transactions(transfers)  # after the stacks: both in one transaction, ledger last
     fields = ["engine_state", "history_length"]
     if peer.hand_over(hand):
@@ -499,7 +497,7 @@ def after_events(
     round_.decision_deadline = timezone.now() + action_time(round_.table)
     round_.save(update_fields=[*fields, "decision_deadline"])
     for seating in seats:
-        if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating.number):
+        if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating):
             cash_out(seating, by=None)
     peer.carry_on(round_, hand, actor=actor)
 

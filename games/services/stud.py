@@ -40,22 +40,32 @@ RULE = "ST-1"  # seats, buy-ins and who may act at the table
 @dataclass(frozen=True)
 class Hand:
     """A hand as stored in ``Round.engine_state``: the engine state and, by engine seat (seat 0
-    is the dealer's left, ST-2), the table seat numbers and the players in them."""
+    is the dealer's left, ST-2), the table seat numbers, the players in them and the ids of their
+    sittings (a ``Seat`` row: a player who sits down again is a new sitting)."""
 
     state: stud.StudState
     seats: tuple[int, ...]
     players: tuple[int, ...]
+    seat_ids: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seats": list(self.seats),
             "players": list(self.players),
+            "seat_ids": list(self.seat_ids),
             "state": stud.to_json(self.state),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Hand:
-        return cls(stud.from_json(data["state"]), tuple(data["seats"]), tuple(data["players"]))
+        return cls(
+            stud.from_json(data["state"]),
+            tuple(data["seats"]),
+            tuple(data["players"]),
+            # Hands settled before seats were told apart by sitting have none; no stack of
+            # theirs moves any more.
+            tuple(data.get("seat_ids", ())),
+        )
 
 
 def engine_table(limits: TableLimits) -> stud.StudTable:

@@ -156,9 +156,10 @@ def _peer_pot(
     if sum(committed, Decimal(0)) != in_pot:
         # The engine and the ledger must agree before any money moves back.
         raise ValueError(f"{round_}: the hand commits {sum(committed)}, the ledger holds {in_pot}")
+    # By sitting: a player who left the hand and sat down again has a new stack of their own.
     seats = {
-        (seating.number, seating.player_id): seating
-        for seating in Seat.objects.filter(table=table, number__in=hand.seats)
+        seating.pk: seating
+        for seating in Seat.objects.filter(pk__in=hand.seat_ids)
         .exclude(status=SeatStatus.LEFT)
         .select_related("player", "table")
     }
@@ -166,8 +167,8 @@ def _peer_pot(
     returned: dict[str, str] = {}
     to_stacks = Decimal(0)
     leavers: list[Seat] = []
-    for number, player_id, amount in zip(hand.seats, hand.players, committed, strict=True):
-        seating = seats.get((number, player_id))
+    for seat_id, player_id, amount in zip(hand.seat_ids, hand.players, committed, strict=True):
+        seating = seats.get(seat_id)
         if seating is None:  # cashed out after folding: the chips go to the wallet
             player = User.objects.get(pk=player_id)
             postings.append(Posting(wallet(player, table.currency), amount))

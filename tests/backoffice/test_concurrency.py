@@ -26,7 +26,8 @@ def test_200_concurrent_debits_on_a_wallet_funded_for_50(player, pit):
         player=player, currency="USD", amount=STAKE * FUNDED_FOR, reason="cash", by=pit
     )
     wallet = services.wallet(player, "USD")
-    in_play = services.house_account(AccountKind.STAKES_IN_PLAY, "USD")
+    # Withdrawals to the cage: a stake would need a round in play to hold it for.
+    cage = services.house_account(AccountKind.CAGE, "USD")
     start = threading.Barrier(20)
 
     def debit(number: int) -> str:
@@ -34,8 +35,8 @@ def test_200_concurrent_debits_on_a_wallet_funded_for_50(player, pit):
             start.wait()  # the first wave starts together, to collide on the row lock
         try:
             services.post_transaction(
-                kind=TransactionKind.STAKE,
-                postings=[Posting(wallet, -STAKE), Posting(in_play, STAKE)],
+                kind=TransactionKind.WITHDRAWAL,
+                postings=[Posting(wallet, -STAKE), Posting(cage, STAKE)],
                 reference=f"debit:{number}",
             )
             return "ok"
@@ -51,7 +52,7 @@ def test_200_concurrent_debits_on_a_wallet_funded_for_50(player, pit):
     assert outcomes.count("refused") == DEBITS - FUNDED_FOR
     wallet.refresh_from_db()
     assert wallet.balance == Decimal("0.00")
-    assert LedgerTransaction.objects.filter(kind=TransactionKind.STAKE).count() == FUNDED_FOR
+    assert LedgerTransaction.objects.filter(kind=TransactionKind.WITHDRAWAL).count() == FUNDED_FOR
     result = check_ledger()
     assert result.ever_negative == []  # the running balance never went below zero
     assert result.ok, result

@@ -1,4 +1,5 @@
-"""`python manage.py ledger_check`: prove the ledger's invariants; exit 1 on any failure."""
+"""`python manage.py ledger_check`: prove the ledger's invariants and reconcile its sub-ledgers
+with the game state; exit 1 on any failure, naming the checks that failed."""
 
 from typing import Any
 
@@ -10,7 +11,8 @@ from payouts.selectors import check_ledger, ledger_snapshot
 class Command(BaseCommand):
     help = (
         "Verify every transaction sums to zero per currency, every cached balance equals the sum "
-        "of its entries, and no balance is or ever was negative."
+        "of its entries, no balance is or ever was negative, and the table chips, stakes in play "
+        "and BONUS accounts hold exactly what the seats and the rounds in play hold."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -24,5 +26,6 @@ class Command(BaseCommand):
         )
         self.stdout.write("\n".join(lines))
         if not result.ok:
-            raise CommandError("ledger check FAILED")
+            failed = [name for name, found in result.findings() if found]
+            raise CommandError(f"ledger check FAILED: {'; '.join(failed)}")
         self.stdout.write(self.style.SUCCESS("ledger check passed"))

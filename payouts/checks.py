@@ -1,0 +1,109 @@
+"""What the ledger's sub-ledgers must agree with: the game state they hold money for.
+
+The ledger balancing with itself is not enough: chips that no seat owns, or stakes that no round
+is playing for, balance perfectly. Each check here is a small function returning what breaks
+it, per currency (nothing when it holds); ``CHECKS`` lists them once, with the name the reports
+give them, and ``check_ledger`` (hence ``ledger_check``, the nightly report and the auditors'
+reconciliation page) runs every one. One more check is one more function in ``CHECKS``.
+
+They read inside the caller's snapshot (``ledger_snapshot``), so play going on cannot make the
+ledger and the game state disagree for a moment.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Sum
+
+from games.engine import joker_draw
+from games.models import Game, Round, RoundStatus, Seat
+from games.services import drawmaha, stud
+from games.services.peer_tables import PeerGame, from_cents
+
+from .models import Account, AccountKind
+
+ZERO = Decimal("0.00")
+_PEER_GAMES: dict[str, PeerGame] = {Game.SEVEN_CARD_STUD: stud.GAME, Game.DRAWMAHA: drawmaha.GAME}
+
+
+def _house_balances(kind: str) -> dict[str, Decimal]:
+    return dict(
+        Account.objects.filter(kind=kind, owner__isnull=True)
+        .values("currency")
+        .annotate(total=Sum("balance"))
+        .values_list("currency", "total")
+    )
+
+
+def _differences(kind: str, expected: dict[str, Decimal], what: str) -> list[str]:
+    """Each currency whose house account of ``kind`` holds other than ``expected``."""
+    held = _house_balances(kind)
+    differing = {
+        currency: (held.get(currency, ZERO), expected.get(currency, ZERO))
+        for currency in sorted(held.keys() | expected.keys())
+    }
+    return [
+        f"{currency}: held {account:.2f}, {what} {game:.2f}"
+        for currency, (account, game) in differing.items()
+        if account != game
+    ]
+
+
+def _unfinished_rounds() -> Iterator[tuple[str, str, Any]]:
+    """The game, currency and engine state of every round still in play."""
+    yield from (
+        Round.objects.filter(status=RoundStatus.DECIDING)
+        .values_list("table__game", "table__currency", "engine_state")
+        .iterator()
+    )
+
+
+def table_chips_held() -> list[str]:
+    """The table chips account holds exactly the seats' stacks: chips bet in a hand are the pot's
+    (stakes in play), and a seat that left holds none."""
+    stacks = dict(
+        Seat.objects.values("table__currency")
+        .annotate(total=Sum("chips"))
+        .values_list("table__currency", "total")
+    )
+    return _differences(AccountKind.TABLE_CHIPS, stacks, "the seats' stacks")
+
+
+def _stakes_of_unfinished_rounds() -> tuple[dict[str, Decimal], dict[str, Decimal]]:
+    """Per currency, what the rounds in play have staked: in the pot (a banked box's antes and
+    bets, a peer hand's chips committed) and in BONUS bets."""
+    stakes: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    bonuses: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for game, currency, engine_state in _unfinished_rounds():
+        if game == Game.JOKER_DRAW:
+            for box in joker_draw.from_json(engine_state).boxes:
+                stakes[currency] += box.ante + (box.bet or ZERO)
+                bonuses[currency] += box.bonus or ZERO
+        else:
+            hand = _PEER_GAMES[game].load_hand(engine_state)
+            stakes[currency] += from_cents(sum(chips.committed for chips in hand.state.chips))
+    return stakes, bonuses
+
+
+def stakes_in_play_held() -> list[str]:
+    """The stakes in play account holds exactly what the rounds in play have staked."""
+    stakes, _ = _stakes_of_unfinished_rounds()
+    return _differences(AccountKind.STAKES_IN_PLAY, stakes, "staked in rounds in play")
+
+
+def bonus_held() -> list[str]:
+    """The BONUS account holds exactly the BONUS bets of the rounds in play (a settled round
+    pays or takes them at once)."""
+    _, bonuses = _stakes_of_unfinished_rounds()
+    return _differences(AccountKind.BONUS, bonuses, "BONUS bets in rounds in play")
+
+
+CHECKS: tuple[tuple[str, Callable[[], list[str]]], ...] = (
+    ("table chips differing from the seats' stacks", table_chips_held),
+    ("stakes in play differing from the stakes of rounds in play", stakes_in_play_held),
+    ("BONUS held differing from the BONUS bets of rounds in play", bonus_held),
+)

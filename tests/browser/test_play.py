@@ -1,6 +1,6 @@
 """Players in Chromium against the live server: sign in, play a joker draw round with an
 exchange to its payout, verify its shuffle in the browser, play a stud hand between two
-browsers, and find the staff screens closed."""
+browsers (with every face-up card drawn as the API deals it), and find the staff screens closed."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from playwright.sync_api import Page, expect
 
 from games.engine import fairness
 from games.models import BoxSettlement, Round, RoundStatus
+from games.services import stud
+from games.stud_serializers import table_json as stud_table_json
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.browser.conftest import TIMEOUT
@@ -217,6 +219,49 @@ def test_two_browsers_play_a_stud_hand_against_each_other(
     bob.get_by_role("link", name=f"Hand 1 at {stud_table.name}").click()
     bob.get_by_role("button", name="Verify shuffle").click()
     expect(bob.get_by_test_id("deck-verdict")).to_contain_text("cards dealt match")
+
+
+def _drawn_up_cards(page: Page, seat: int) -> list[str]:
+    return (
+        page.get_by_test_id(f"seat-{seat}")
+        .locator("svg.card.up")
+        .evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+    )
+
+
+def test_the_stud_table_draws_every_face_up_card_the_api_shows(
+    signed_in, player, other_player, stud_table, funded, screenshot
+):
+    """ST-4, ST-6: at every street each browser draws, for every seat, exactly the face-up
+    cards the API gives that player (none dropped, in dealing order)."""
+    users = (player, other_player)
+    for number, user in enumerate(users, start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
+    pages = [signed_in(user) for user in users]
+    for page in pages:
+        page.set_default_timeout(TIMEOUT)
+        page.goto(f"/play/stud/{stud_table.pk}/")
+    hand = Round.objects.get(table=stud_table)
+    checked = []
+    for _ in range(90):
+        hand.refresh_from_db()
+        if hand.status == RoundStatus.SETTLED:
+            break
+        street = hand.engine_state["state"]["street"]
+        if street not in checked and street != "showdown":
+            for user, page in zip(users, pages, strict=True):
+                expect(page.get_by_test_id("pot")).to_contain_text(f" · {street} · ")
+                for seen in stud_table_json(stud_table, user)["hand"]["players"]:
+                    drawn = page.get_by_test_id(f"seat-{seen['seat']}").locator("svg.card.up")
+                    expect(drawn).to_have_count(len(seen["up"]))
+                    cards = drawn.evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+                    assert cards == seen["up"], (street, seen["seat"])
+            checked.append(street)
+            if street == "sixth":
+                screenshot(pages[0], "stud-sixth-street")
+        if not any(_act_passively(page) for page in pages):
+            pages[0].wait_for_timeout(250)
+    assert checked == ["third", "fourth", "fifth", "sixth", "seventh"]
 
 
 def _play_drawmaha(

@@ -101,7 +101,8 @@
     function playerCards(player) {
       if (game === "stud") {
         const row = cardRow(player.down || [], player.down ? 0 : player.down_count);
-        for (const svg of cardRow(player.up).children) { svg.classList.add("up"); row.appendChild(svg); }
+        // A copy of the up cards: appending a card moves it out of the live `children` list.
+        for (const svg of [...cardRow(player.up).children]) { svg.classList.add("up"); row.appendChild(svg); }
         return row;
       }
       return cardRow(player.cards || [], player.cards ? 0 : player.card_count);

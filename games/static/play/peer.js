@@ -35,6 +35,15 @@
       view.appendChild(h("div", { class: "shown" }, h("h3", {}, `${who(data.seat)} shows`), cardRow(data.cards),
         h("p", { class: "hand-name" }, named)));
     }
+    // ST-10: the history shows the hand's players a hand mucked at the showdown, and an
+    // uncalled winner's hand once its winner chose to show it.
+    (hand.hands || []).forEach((held, index) => {
+      const why = held.showdown === "mucked" ? "mucked" : held.shown_after_the_hand ? "showed after winning" : null;
+      if (why && held.down) {
+        view.appendChild(h("div", { class: "shown", "data-testid": `history-${held.seat}` },
+          h("h3", {}, `${who(index)} ${why}`), cardRow([...held.down, ...held.up])));
+      }
+    });
     const awards = h("ul", { class: "awards" });
     for (const { data } of hand.events.filter((e) => e.kind === "pot_awarded")) {
       const winners = Object.entries(data.shares).map(([index, share]) => `${who(Number(index))} wins ${money(share)}`);

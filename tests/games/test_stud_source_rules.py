@@ -364,3 +364,16 @@ def test_st1_no_rebuy_while_the_players_hand_is_played(players, stud_table):
     assert "(ST-1)" in refused.json()["errors"]["amount"][0]
     assert Seat.objects.get(player=ann).chips == D("59.50")  # the ante is in the pot
     assert house(AccountKind.TABLE_CHIPS) == D("119.00")
+
+
+def test_the_new_operations_are_in_the_openapi_schema(client):
+    """ST-1, ST-10: the rebuy, the automatic ante and the uncalled winner's show are documented
+    with their request bodies."""
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths, bodies = schema["paths"], schema["components"]["schemas"]
+    rebuy_body = paths["/api/v1/stud/tables/{id}/rebuy/"]["post"]
+    assert any(p["name"] == "Idempotency-Key" for p in rebuy_body["parameters"])
+    assert bodies["Rebuy"]["required"] == ["amount"]
+    assert "ante" in paths["/api/v1/stud/tables/{id}/ante/"]["post"]["summary"]
+    assert bodies["AutoAnte"]["properties"]["on"]["type"] == "boolean"
+    assert "ST-10" in paths["/api/v1/stud/hands/{id}/show/"]["post"]["summary"]

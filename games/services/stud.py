@@ -167,11 +167,13 @@ def show_won_hand(*, player: User, hand: Round) -> ShownHand:
     state = stored.state
     if state.showdown_order or player.pk not in stored.players:
         raise RoundRefused(
-            _("Only a winner whose bets were not called chooses to show; a hand at the "
-              "showdown is in the hand history already."),
+            _(
+                "Only a winner whose bets were not called chooses to show; a hand at the "
+                "showdown is in the hand history already."
+            ),
             field="hand",
             rule="ST-10",
-        )  # fmt: skip
+        )
     (winner,) = state.in_hand
     if stored.players[winner] != player.pk:
         raise RoundRefused(

@@ -39,10 +39,9 @@ def stacked(monkeypatch):
     """Every hand at the table is dealt from the deck given (a stacked one, for a known
     showdown) instead of the committed shuffle."""
 
-    def use(*deck: object) -> None:
-        monkeypatch.setattr(
-            peer_tables, "Deck", SimpleNamespace(shuffled=lambda *_: stud_deck(*deck))
-        )
+    def use(third: list[str], *streets: str) -> None:
+        deck = stud_deck(third, *streets)
+        monkeypatch.setattr(peer_tables, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
 
     return use
 

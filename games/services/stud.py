@@ -126,8 +126,8 @@ def rebuy(*, player: User, table: Table, amount: Decimal) -> Seat:
         if not low <= stack <= high:
             raise RoundRefused(
                 _(
-                    "No short buys: a rebuy brings the stack ({stack}) to the table's "
-                    "buy-in, from {low} to {high}."
+                    "The stack after a rebuy ({stack}) must be within the table's buy-in, "
+                    "from {low} to {high}: no short buys."
                 ).format(stack=stack, low=low, high=high),
                 field="amount",
                 rule=RULE,

@@ -264,6 +264,34 @@ def test_the_stud_table_draws_every_face_up_card_the_api_shows(
     assert checked == ["third", "fourth", "fifth", "sixth", "seventh"]
 
 
+def test_a_stud_player_sits_out_and_rebuys_at_the_table(
+    signed_in, player, other_player, stud_table, funded, settings
+):
+    """Source 002 (ST-1): unticking the automatic ante sits the player out, and no hand is
+    dealt without them; a rebuy beyond the buy-in shows the API's refusal, one within it is
+    added; ticking the ante again deals the hand."""
+    settings.STUD_HAND_PAUSE_SECONDS = 0
+    stud.join(player=player, table=stud_table, seat=1, buy_in=Decimal("100.00"))
+    page = signed_in(player)
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"/play/stud/{stud_table.pk}/")
+    ante = page.get_by_label("Post the ante automatically", exact=False)
+    expect(ante).to_be_checked()
+    ante.uncheck()
+    expect(page.get_by_test_id("seat-1")).to_contain_text("sitting out")
+    stud.join(player=other_player, table=stud_table, seat=2, buy_in=Decimal("100.00"))
+    assert not Round.objects.filter(table=stud_table).exists()
+    page.get_by_label("Rebuy", exact=True).fill("450.00")
+    page.get_by_role("button", name="Add chips").click()
+    expect(page.locator("#seat-error")).to_contain_text("no short buys (ST-1)")
+    page.get_by_label("Rebuy", exact=True).fill("20.00")
+    page.get_by_role("button", name="Add chips").click()
+    expect(page.get_by_test_id("seat-1")).to_contain_text("Stack 120.00")
+    ante.check()
+    expect(page.get_by_test_id("pot")).to_contain_text("Hand 1")
+    expect(page.get_by_test_id("seat-1")).not_to_contain_text("sitting out")
+
+
 def _play_drawmaha(
     page: Page, *, raise_once: bool, twist: str, on_twist: Callable[[Page], object] | None = None
 ) -> bool:

@@ -331,7 +331,8 @@ def test_st1_no_short_buys_a_rebuy_tops_up_to_the_minimum(players, stud_table, s
     refused = rebuy(ann, stud_table, "0.25", "short")
     assert refused.status_code == 400
     message = refused.json()["errors"]["amount"][0]
-    assert "No short buys" in message
+    assert "no short buys" in message
+    assert f"({stack + D('0.25')})" in message
     assert "(ST-1)" in message
     assert (balance(ann), Seat.objects.get(player=ann).chips) == (wallet, stack)
     top_up = D("50.00") - stack

@@ -96,6 +96,10 @@
       joinForm.hidden = mine !== null;
       document.getElementById("seated").hidden = mine === null;
       document.getElementById("my-seat").textContent = mine ?? "";
+      const autoAnte = document.getElementById("auto-ante");
+      if (mine !== null && autoAnte) {
+        autoAnte.checked = table.seats.find((s) => s.seat === mine).auto_ante;
+      }
       if (mine === null) {
         const select = document.getElementById("seat");
         const taken = new Set(table.seats.map((s) => s.seat));
@@ -146,7 +150,8 @@
         });
         item.appendChild(h("p", { class: "who" }, `Seat ${seat.seat} · ${seat.player}`,
           game === "drawmaha" && hand && player && player.index === hand.button ? h("span", { class: "tag" }, "button") : null,
-          seat.status !== "seated" ? h("span", { class: "tag" }, seat.status) : null));
+          seat.status !== "seated" ? h("span", { class: "tag" }, seat.status) : null,
+          seat.auto_ante === false ? h("span", { class: "tag" }, "sitting out") : null));
         item.appendChild(h("p", { class: "stack" }, `Stack ${player ? player.stack : seat.chips}`,
           player && cents(player.bet) ? ` · bet ${player.bet}` : "",
           player && player.folded ? " · folded" : "", player && player.all_in ? " · all in" : ""));
@@ -280,6 +285,14 @@
       post("seats/", { seat: Number(document.getElementById("seat").value), buy_in: document.getElementById("buy-in").value.trim() }, joinError);
     });
     document.getElementById("leave").addEventListener("click", () => post("leave/", undefined, actionError));
+    // Stud (source 002): the automatic ante, off to sit out, and rebuys between hands.
+    const autoAnte = document.getElementById("auto-ante");
+    if (autoAnte) {
+      const seatError = document.getElementById("seat-error");
+      autoAnte.addEventListener("change", () => post("ante/", { on: autoAnte.checked }, seatError));
+      document.getElementById("rebuy-button").addEventListener("click",
+        () => post("rebuy/", { amount: document.getElementById("rebuy").value.trim() }, seatError));
+    }
     load().catch((error) => { actionError.textContent = error.message; });
     api.watchTable(root.dataset.eventsUrl, () => load().catch(() => {}), 10);
   }

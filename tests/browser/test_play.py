@@ -7,17 +7,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import fairness
+from games.engine import stud as engine_stud
 from games.models import BoxSettlement, Round, RoundStatus
-from games.services import stud
+from games.services import peer_tables, stud
+from games.services.stud import Hand
 from games.stud_serializers import table_json as stud_table_json
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.browser.conftest import TIMEOUT
+from tests.engine.stud_play import stud_deck
 
 
 @pytest.fixture
@@ -290,6 +294,34 @@ def test_a_stud_player_sits_out_and_rebuys_at_the_table(
     ante.check()
     expect(page.get_by_test_id("pot")).to_contain_text("Hand 1")
     expect(page.get_by_test_id("seat-1")).not_to_contain_text("sitting out")
+
+
+def test_a_stud_recall_shows_the_hand_mucked_at_the_showdown(
+    signed_in, player, other_player, stud_table, funded, settings, monkeypatch
+):
+    """ST-10 (source 002): Alice mucks her jack high at the showdown; Bob's recall of the
+    hand shows her cards. (The deck is stacked for a known showdown: no seed to verify.)"""
+    deck = stud_deck(["Th 9d 2c", "As Ad Kc"], "3d | Jc Ks", "3h | 5c Kd", "3s | 4d 2h",
+                     "4h | 8s 7c")  # fmt: skip
+    monkeypatch.setattr(peer_tables, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
+    for number, user in enumerate((player, other_player), start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
+    settings.STUD_HAND_PAUSE_SECONDS = 3600  # no next hand
+    hand = Round.objects.get(table=stud_table)
+    while hand.status != RoundStatus.SETTLED:
+        state = Hand.from_json(hand.engine_state)
+        legal = {option.kind.value for option in engine_stud.legal_actions(state.state)}
+        action = next(a for a in ("muck", "bring_in", "check", "call", "show") if a in legal)
+        user = player if state.players[state.state.to_act] == player.pk else other_player
+        stud.act(player=user, table=stud_table, action=action)
+        hand.refresh_from_db()
+    page = signed_in(other_player)
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"/play/recall/stud/{hand.pk}/")
+    mucked = page.get_by_test_id("history-1")
+    expect(mucked).to_contain_text("mucked")
+    cards = mucked.locator("svg.card").evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+    assert cards == ["Th", "9d", "8s", "2c", "Jc", "5c", "4d"]
 
 
 def _play_drawmaha(

@@ -46,9 +46,12 @@ api_v1 = [
     path("stud/tables/<int:pk>/seats/", stud_api.StudSeats.as_view(), name="stud-seats"),
     path("stud/tables/<int:pk>/leave/", stud_api.StudLeave.as_view(), name="stud-leave"),
     path("stud/tables/<int:pk>/actions/", stud_api.StudActions.as_view(), name="stud-actions"),
+    path("stud/tables/<int:pk>/rebuy/", stud_api.StudRebuy.as_view(), name="stud-rebuy"),
+    path("stud/tables/<int:pk>/ante/", stud_api.StudAutoAnte.as_view(), name="stud-auto-ante"),
     path("stud/hands/", stud_api.StudHands.as_view(), name="stud-hands"),
     path("stud/hands/<int:pk>/", stud_api.StudHand.as_view(), name="stud-hand"),
     path("stud/hands/<int:pk>/phh/", stud_api.StudHandHistory.as_view(), name="stud-hand-phh"),
+    path("stud/hands/<int:pk>/show/", stud_api.StudShowHand.as_view(), name="stud-hand-show"),
     path("drawmaha/tables/<int:pk>/", drawmaha_api.DrawmahaTable.as_view(), name="drawmaha-table"),
     path(
         "drawmaha/tables/<int:pk>/seats/",

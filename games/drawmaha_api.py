@@ -4,6 +4,8 @@ games' (games.peer_api)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from games.engine import phh_drawmaha
@@ -20,8 +22,14 @@ from .models import Game, Round
 from .services import drawmaha
 
 
-def _phh(hand: Round) -> str:
+# Drawmaha shows every hand at its showdown (DM-11): a finished hand looks the same to each
+# of its players, so the viewer changes nothing.
+def _phh(hand: Round, viewer: Any) -> str:
     return phh_drawmaha.dumps(hand_history(hand))
+
+
+def _hand_json(hand: Round, viewer: Any) -> dict[str, Any]:
+    return hand_json(hand)
 
 
 DRAWMAHA = peer_api.PeerApi(
@@ -32,7 +40,7 @@ DRAWMAHA = peer_api.PeerApi(
     join_serializer=DrawmahaJoinSerializer,
     action_serializer=DrawmahaActionSerializer,
     table_json=table_json,
-    hand_json=hand_json,
+    hand_json=_hand_json,
     phh=_phh,
 )
 

@@ -262,6 +262,9 @@ class Seat(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     chips = money_field()
     status = models.CharField(max_length=8, choices=SeatStatus.choices, default=SeatStatus.SEATED)
+    # Stud's ante is posted automatically; a player who switches that off sits out, is dealt
+    # no hand and pays no ante until switching it on again (ST-1, source 002).
+    auto_ante = models.BooleanField(default=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 
@@ -283,6 +286,27 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.number}"
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(name="shown_hands_are_final", operation=pgtrigger.Update | pgtrigger.Delete),
+)
+class ShownHand(models.Model):
+    """A stud hand its winner chose to show after the hand, the bets not having been called
+    (ST-10): from then on the hand's players see its cards in the hand history."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="shown_hands")
+    seat = models.PositiveSmallIntegerField(help_text="The table seat, as in the hand's seats.")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    shown_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=("round", "seat"), name="one_show_per_hand_and_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.seat} shown"
 
 
 @pgtrigger.register(

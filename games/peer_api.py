@@ -41,8 +41,8 @@ class PeerApi:
     # Its fields are the keywords of the service's ``act``.
     action_serializer: type[serializers.Serializer[None]]
     table_json: Callable[[Table, Any], dict[str, Any]]
-    hand_json: Callable[[Round], dict[str, Any]]
-    phh: Callable[[Round], str]  # a finished hand in the PHH standard
+    hand_json: Callable[[Round, Any], dict[str, Any]]  # a hand as the viewer may see it
+    phh: Callable[[Round, Any], str]  # a finished hand in the PHH standard, likewise
 
 
 class PeerView(APIView):
@@ -145,13 +145,13 @@ class HandsView(PeerView):
         )
         paginator = NewestRoundsFirst()
         page = paginator.paginate_queryset(hands, request, view=self) or []
-        return paginator.get_paginated_response([self.api.hand_json(h) for h in page])
+        return paginator.get_paginated_response([self.api.hand_json(h, request.user) for h in page])
 
 
 class HandView(PeerView):
     @extend_schema(responses={200: dict}, summary="One hand; its history once it is over")
     def get(self, request: Request, pk: int) -> Response:
-        return Response(self.api.hand_json(self.hand(request, pk)))
+        return Response(self.api.hand_json(self.hand(request, pk), request.user))
 
 
 class HandHistoryView(PeerView):
@@ -160,6 +160,6 @@ class HandHistoryView(PeerView):
         hand = self.hand(request, pk)
         if hand.status != RoundStatus.SETTLED:
             raise ValidationError({"hand": ["The hand is still being played (FS-7)."]})
-        response = HttpResponse(self.api.phh(hand), content_type="application/toml")
+        response = HttpResponse(self.api.phh(hand, request.user), content_type="application/toml")
         response["Content-Disposition"] = f'attachment; filename="{self.api.slug}-{hand.pk}.phh"'
         return response

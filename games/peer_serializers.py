@@ -40,6 +40,7 @@ def table_json(
                 "player": s.player.username,
                 "chips": f"{s.chips:.2f}",
                 "status": s.status,
+                "auto_ante": s.auto_ante,
             }
             for s in seats
         ],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -264,15 +264,21 @@ def return_sums(kind: str) -> list[ReturnSums]:
         return [ReturnSums(*row) for row in cursor.fetchall()]
 
 
-def peer_dealt_cards(round_: Round) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def peer_dealt_cards(
+    round_: Round, events: Iterable[tuple[str, Any]] | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A finished stud or Drawmaha hand's cards off the deck, each with its shuffle and deck
     position, and its reshuffles (ST-9, DM-7) with the cards each returned, for anyone to
-    recompute every shuffle from the revealed seed (FS-6, FS-7). Nothing while it is played."""
+    recompute every shuffle from the revealed seed (FS-6, FS-7). Nothing while it is played.
+    ``events`` are the hand's (kind, data) as the viewer may see them (default: all): a card
+    without its deck position is not listed."""
     if round_.status != RoundStatus.SETTLED:
         return [], []
     dealt: list[dict[str, Any]] = []
     reshuffles: list[dict[str, Any]] = []
-    for kind, data in round_.events.order_by("sequence").values_list("kind", "data"):
+    if events is None:
+        events = round_.events.order_by("sequence").values_list("kind", "data")
+    for kind, data in events:
         if kind == "reshuffle":
             reshuffles.append({"shuffle": data["shuffle"], "returned": data["returned"]})
         else:

@@ -1,17 +1,27 @@
-"""Seven-card stud endpoints: sit down with a buy-in, leave, see the table, act, and recall
-finished hands (JSON, or PHH for download); the views are the peer games' (games.peer_api)."""
+"""Seven-card stud endpoints: sit down with a buy-in, rebuy, switch the automatic ante, leave,
+see the table, act, recall finished hands (JSON, or PHH for download) and show a hand won
+uncalled; the views are the peer games' (games.peer_api)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from typing import Any
 
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.permissions import PLAYERS_ACT, acting_user
 from games.engine import phh
+from payouts.idempotency import idempotent
 
 from . import peer_api
 from .models import Game, Round
+from .round_api import IDEMPOTENCY
 from .services import stud
 from .stud_serializers import (
+    AutoAnteSerializer,
     JoinSerializer,
+    RebuySerializer,
     StudActionSerializer,
     hand_history,
     hand_json,
@@ -19,8 +29,8 @@ from .stud_serializers import (
 )
 
 
-def _phh(hand: Round) -> str:
-    return phh.dumps(hand_history(hand))
+def _phh(hand: Round, viewer: Any) -> str:
+    return phh.dumps(hand_history(hand, viewer))
 
 
 STUD = peer_api.PeerApi(
@@ -77,3 +87,65 @@ class StudHand(peer_api.HandView):
 @extend_schema_view(get=extend_schema(summary="A finished hand as a PHH file (variant F7S)"))
 class StudHandHistory(peer_api.HandHistoryView):
     api = STUD
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=RebuySerializer,
+        responses={200: dict},
+        parameters=[IDEMPOTENCY],
+        summary="Rebuy between hands: chips from the wallet; the stack after it is within the "
+        "table's buy-in (no short buys)",
+    )
+)
+class StudRebuy(peer_api.PeerView):
+    permission_classes = PLAYERS_ACT
+    api = STUD
+
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        incoming = RebuySerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        table = self.table(request, pk)
+        stud.rebuy(
+            player=acting_user(request), table=table, amount=incoming.validated_data["amount"]
+        )
+        return Response(STUD.table_json(table, request.user))
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=AutoAnteSerializer,
+        responses={200: dict},
+        summary="Switch the automatic ante on or off: off, the player sits out (no ante, no "
+        "cards) until it is on again",
+    )
+)
+class StudAutoAnte(peer_api.PeerView):
+    permission_classes = PLAYERS_ACT
+    api = STUD
+
+    def post(self, request: Request, pk: int) -> Response:
+        incoming = AutoAnteSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        table = self.table(request, pk)
+        on = incoming.validated_data["on"]
+        stud.set_auto_ante(player=acting_user(request), table=table, on=on)
+        return Response(STUD.table_json(table, request.user))
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=None,
+        responses={200: dict},
+        summary="Show a hand won uncalled (ST-10): its cards join the history its players see",
+    )
+)
+class StudShowHand(peer_api.PeerView):
+    permission_classes = PLAYERS_ACT
+    api = STUD
+
+    def post(self, request: Request, pk: int) -> Response:
+        hand = self.hand(request, pk)
+        stud.show_won_hand(player=acting_user(request), hand=hand)
+        return Response(STUD.hand_json(hand, request.user))

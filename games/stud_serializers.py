@@ -2,8 +2,9 @@
 
 While a hand is played each player sees their own down cards only, and everyone's up cards;
 nobody, staff included, sees another player's down cards, the deck or the server seed. Cards
-shown at the showdown are open to all. Once the hand is over its whole history and the seed
-are open to its players and to staff, so anyone can recompute the deck (FS-7).
+shown at the showdown are open to all. Once the hand is over its history and the seed are open
+to its players and to staff, so anyone can recompute the deck (FS-7); the history shows a
+player every hand that reached the showdown but no folded hand (ST-10, ``withheld_seats``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from games import peer_serializers
 from games.engine import phh, stud
-from games.engine.common import cards_to_json
-from games.models import Round, Table
-from games.services.stud import ACTIONS, Hand
+from games.engine.common import Event, cards_to_json
+from games.models import Round, RoundStatus, Table
+from games.selectors import is_staff_member
+from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand
 from payouts.serializers import AmountField
+
+UNKNOWN_CARD = "??"  # the PHH standard's card nobody may see
 
 
 def table_json(table: Table, viewer: Any) -> dict[str, Any]:
@@ -51,16 +56,87 @@ def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:
     )
 
 
-def hand_json(round_: Round) -> dict[str, Any]:
-    """A stud hand for recall (``peer_serializers.hand_json``)."""
-    return peer_serializers.hand_json(round_, Hand.from_json)
-
-
-def hand_history(round_: Round) -> phh.HandHistory:
-    """A finished hand in the PHH standard (F7S), with the shuffle's seeds, the rake and the
-    table as user-defined fields (PHH: names starting with an underscore)."""
+def hand_json(round_: Round, viewer: Any) -> dict[str, Any]:
+    """A stud hand for recall (``peer_serializers.hand_json``) as ``viewer`` may see it, with
+    every player's ``hands``: cards withheld by ``withheld_seats`` are ``None`` in ``hands``
+    and ``??`` (the PHH standard's unknown card) in the events."""
+    data = peer_serializers.hand_json(round_, Hand.from_json)
+    if round_.status != RoundStatus.SETTLED:
+        return data
     hand = Hand.from_json(round_.engine_state)
-    recorded = phh.record(hand.state, peer_serializers.engine_events(round_))
+    state = hand.state
+    withheld = withheld_seats(round_, hand, viewer)
+    shown_after = set(round_.shown_hands.values_list("seat", flat=True))
+    data["events"] = [
+        {**event, "data": _visible(event["kind"], event["data"], withheld)}
+        for event in data["events"]
+    ]
+    data["hands"] = [
+        {
+            "seat": number,
+            "up": cards_to_json(held.up),
+            "down": None if seat in withheld else cards_to_json(held.down),
+            "folded": state.chips[seat].folded,
+            "showdown": None if held.shown is None else ("shown" if held.shown else "mucked"),
+            "shown_after_the_hand": number in shown_after,
+        }
+        for seat, (number, held) in enumerate(zip(hand.seats, state.hands, strict=True))
+    ]
+    return data
+
+
+def withheld_seats(round_: Round, hand: Hand, viewer: Any) -> frozenset[int]:
+    """The engine seats whose down cards ``viewer`` does not see in the finished hand (ST-10).
+    Staff and auditors see every card. A player of the hand sees their own cards and every
+    hand that reached the showdown, shown or mucked (source 002: a hand that was not shown
+    can be seen by requesting the hand history), and an uncalled winner's hand once its
+    winner chose to show it; folded hands are never shown."""
+    if is_staff_member(viewer):
+        return frozenset()
+    shown_after = set(round_.shown_hands.values_list("seat", flat=True))
+    reached_showdown = set(hand.state.showdown_order)
+    return frozenset(
+        seat
+        for seat, (number, player) in enumerate(zip(hand.seats, hand.players, strict=True))
+        if player != viewer.pk and seat not in reached_showdown and number not in shown_after
+    )
+
+
+def _visible(kind: str, data: dict[str, Any], withheld: frozenset[int]) -> dict[str, Any]:
+    """An event with the withheld seats' down cards as ``??``, without their deck positions."""
+    if kind != "deal" or not withheld:
+        return data
+    return {
+        **data,
+        "cards": [
+            {"seat": dealt["seat"], "face": dealt["face"], "card": UNKNOWN_CARD}
+            if dealt["seat"] in withheld and dealt["face"] == "down"
+            else dealt
+            for dealt in data["cards"]
+        ],
+    }
+
+
+def visible_events(round_: Round, viewer: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A finished hand's history as (kind, data) pairs, as ``viewer`` may see it."""
+    withheld = withheld_seats(round_, Hand.from_json(round_.engine_state), viewer)
+    return [
+        (kind, _visible(kind, data, withheld))
+        for kind, data in round_.events.order_by("sequence").values_list("kind", "data")
+    ]
+
+
+def hand_history(round_: Round, viewer: Any) -> phh.HandHistory:
+    """A finished hand in the PHH standard (F7S) as ``viewer`` may see it (``withheld_seats``:
+    unknown cards are ``??``), with the shuffle's seeds, the rake and the table as
+    user-defined fields (PHH: names starting with an underscore)."""
+    hand = Hand.from_json(round_.engine_state)
+    events = [
+        Event(kind, data)
+        for kind, data in visible_events(round_, viewer)
+        if kind not in SERVICE_EVENTS
+    ]
+    recorded = phh.record(hand.state, events)
     rake = hand.state.table.rake
     extra = peer_serializers.history_extra(
         round_,
@@ -83,4 +159,16 @@ class StudActionSerializer(serializers.Serializer[None]):
         required=False,
         allow_null=True,
         help_text="A bet, completion or raise: the player's total bet this street after it.",
+    )
+
+
+class RebuySerializer(serializers.Serializer[None]):
+    amount = AmountField(
+        help_text=_("The chips to add; the stack after them is within the buy-in.")
+    )
+
+
+class AutoAnteSerializer(serializers.Serializer[None]):
+    on = serializers.BooleanField(
+        help_text=_("Post the ante automatically; off, the player sits out until it is on.")
     )

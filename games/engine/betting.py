@@ -490,7 +490,7 @@ def side_pots(chips: Sequence[Chips]) -> tuple[Pot, ...]:
 @dataclass(frozen=True)
 class Rake:
     """The table's rake rule (ST-13): ``percent`` of each pot, rounded down to the minor unit,
-    at most ``cap`` minor units per pot (None: no cap). The default takes nothing."""
+    at most ``cap`` minor units for the whole hand (None: no cap). The default takes nothing."""
 
     percent: Decimal = Decimal(0)
     cap: int | None = None
@@ -501,10 +501,19 @@ class Rake:
         if self.cap is not None and self.cap < 0:
             raise ValueError(f"rake cap must be 0 or more minor units, got {self.cap!r}")
 
-    def of(self, pot: int) -> int:
-        """The rake taken from a pot of ``pot`` minor units."""
-        taken = floor(Fraction(pot) * Fraction(self.percent) / 100)
-        return taken if self.cap is None else min(taken, self.cap)
+    def of(self, pots: Sequence[int]) -> tuple[int, ...]:
+        """The rake taken from each of a hand's pots (minor units, main pot first): the percent
+        of each in turn until the cap, which is per hand over all its pots (ST-13 Decision),
+        is reached; the side pots after that give nothing."""
+        left = self.cap
+        taken = []
+        for pot in pots:
+            rake = floor(Fraction(pot) * Fraction(self.percent) / 100)
+            if left is not None:
+                rake = min(rake, left)
+                left -= rake
+            taken.append(rake)
+        return tuple(taken)
 
 
 class HandChips:

@@ -548,8 +548,9 @@ def _award(state: DrawmahaState, events: list[Event]) -> tuple[DrawmahaState, li
     stacks = [c.stack for c in chips]
     results = []
     awards: tuple[Award, ...]
-    for number, pot in enumerate(betting.side_pots(chips)):
-        rake = state.table.rake.of(pot.amount)
+    pots = betting.side_pots(chips)
+    rakes = state.table.rake.of([pot.amount for pot in pots])
+    for number, (pot, rake) in enumerate(zip(pots, rakes, strict=True)):
         if rake:
             events.append(Event("rake", {"pot": number, "amount": rake}))
         if showdown:

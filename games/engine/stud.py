@@ -467,8 +467,9 @@ def _award(state: StudState, events: list[Event]) -> tuple[StudState, list[Event
         events.append(returned)
     stacks = [c.stack for c in chips]
     results = []
-    for number, pot in enumerate(betting.side_pots(chips)):
-        rake = state.table.rake.of(pot.amount)
+    pots = betting.side_pots(chips)
+    rakes = state.table.rake.of([pot.amount for pot in pots])
+    for number, (pot, rake) in enumerate(zip(pots, rakes, strict=True)):
         if rake:
             events.append(Event("rake", {"pot": number, "amount": rake}))
         if state.street == Street.SHOWDOWN:

@@ -150,9 +150,10 @@ def cash_out(seating: Seat, *, by: User | None) -> None:
 
 
 def ready_seats(table: Table) -> list[Seat]:
-    """The seated players with chips, in seat order: those a hand is dealt to."""
+    """The seated players with chips who are not sitting out, in seat order: those a hand is
+    dealt to."""
     return list(
-        Seat.objects.filter(table=table, status=SeatStatus.SEATED, chips__gt=0)
+        Seat.objects.filter(table=table, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True)
         .select_related("player")
         .order_by("number")
     )
@@ -350,7 +351,9 @@ def catch_up(peer: PeerGame, table_id: int) -> None:
     if running.exists():
         due = running.filter(decision_deadline__lte=timezone.now()).exists()
     else:
-        ready = Seat.objects.filter(table_id=table_id, status=SeatStatus.SEATED, chips__gt=0)
+        ready = Seat.objects.filter(
+            table_id=table_id, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True
+        )
         due = ready.count() >= peer.min_players
     if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
         return

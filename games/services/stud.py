@@ -18,16 +18,20 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from games import live
 from games.engine import stud
 from games.engine.betting import WAGERS, Action, ActionKind, Rake
 from games.engine.common import Event
 from games.engine.dealer import Deck
-from games.models import Game, Round, Seat, Table, TableLimits
+from games.models import Game, Round, RoundStatus, Seat, ShownHand, Table, TableLimits
 from games.services import peer_tables
 from games.services.peer_tables import SERVICE_EVENTS as SERVICE_EVENTS  # for the hand's readers
 from games.services.peer_tables import from_cents as from_cents  # stud's money, for its callers
-from games.services.rounds import RoundRefused
+from games.services.rounds import RoundRefused, limits_in_force
+from payouts.models import LedgerTransaction, TransactionKind
+from payouts.services import Posting, Transfer, post_transactions, wallet
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -90,6 +94,107 @@ def join(*, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
 def leave(*, player: User, table: Table) -> Seat:
     """Stand up; in a hand the player's hand is dead (see ``peer_tables.leave``)."""
     return peer_tables.leave(GAME, player=player, table=table)
+
+
+def set_auto_ante(*, player: User, table: Table, on: bool) -> Seat:
+    """Switch the automatic ante on or off (source 002: the ante is posted by default, and a
+    player may switch that off). Off, the player sits out: no ante is taken and no hand is
+    dealt to them until it is on again; a hand they are in is played to its end."""
+    with transaction.atomic():
+        table = peer_tables.locked_table(table.pk, rule=RULE)
+        seating = peer_tables.own_seat(player, table, rule=RULE)
+        seating.auto_ante = on
+        seating.save(update_fields=["auto_ante"])
+        live.table_changed(table.pk)
+        if on:
+            peer_tables.start_or_schedule(GAME, table)
+    return seating
+
+
+def rebuy(*, player: User, table: Table, amount: Decimal) -> Seat:
+    """Add chips from the wallet to the player's stack between hands. No short buys (source
+    002): the stack after it is at least the table's minimum buy-in, and at most its maximum
+    (ST-1); while the player's cards are in a hand the stack is in play and cannot change."""
+    limits = limits_in_force(table, game=GAME.game, rule=RULE)
+    low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
+    if amount <= 0:
+        raise RoundRefused(_("A rebuy adds more than 0.00."), field="amount", rule=RULE)
+    with transaction.atomic():
+        table = peer_tables.locked_table(table.pk, rule=RULE, open_only=True)
+        seating = peer_tables.own_seat(player, table, rule=RULE)
+        round_ = peer_tables.running_hand(table)
+        if round_ is not None and peer_tables.seat_in_hand(
+            Hand.from_json(round_.engine_state), seating.number
+        ):
+            raise RoundRefused(
+                _("Chips are added between hands, not while yours is played."),
+                field="amount",
+                rule=RULE,
+                status=409,
+            )
+        stack = seating.chips + amount
+        if not low <= stack <= high:
+            raise RoundRefused(
+                _(
+                    "The stack after a rebuy ({stack}) must be within the table's buy-in, "
+                    "from {low} to {high}: no short buys."
+                ).format(stack=stack, low=low, high=high),
+                field="amount",
+                rule=RULE,
+            )
+        number = LedgerTransaction.objects.filter(
+            reference__startswith=f"seat:{seating.pk}:rebuy:"
+        ).count()
+        post_transactions(
+            [
+                Transfer(
+                    kind=TransactionKind.STAKE,
+                    postings=[
+                        Posting(wallet(player, table.currency), -amount),
+                        Posting(peer_tables.table_chips(table), amount),
+                    ],
+                    reason=f"{seating}: rebuy",
+                    created_by=player,
+                    reference=f"seat:{seating.pk}:rebuy:{number + 1}",
+                )
+            ]
+        )
+        seating.chips = stack
+        seating.save(update_fields=["chips"])
+        live.table_changed(table.pk)
+        peer_tables.start_or_schedule(GAME, table)
+    return seating
+
+
+def show_won_hand(*, player: User, hand: Round) -> ShownHand:
+    """A winner whose bets were not called chooses to show the hand after it (ST-10): its
+    cards join the hand history its players see. Showing twice is showing once."""
+    if hand.status != RoundStatus.SETTLED:
+        raise RoundRefused(
+            _("A hand is shown once it is over."), field="hand", rule="ST-10", status=409
+        )
+    stored = Hand.from_json(hand.engine_state)
+    state = stored.state
+    if state.showdown_order or player.pk not in stored.players:
+        raise RoundRefused(
+            _(
+                "Only a winner whose bets were not called chooses to show; a hand at the "
+                "showdown is in the hand history already."
+            ),
+            field="hand",
+            rule="ST-10",
+        )
+    (winner,) = state.in_hand
+    if stored.players[winner] != player.pk:
+        raise RoundRefused(
+            _("Folded cards are never shown; only the winner may show."),
+            field="hand",
+            rule="ST-10",
+        )
+    shown, _created = ShownHand.objects.get_or_create(
+        round=hand, seat=stored.seats[winner], defaults={"player": player}
+    )
+    return shown
 
 
 # Acting ------------------------------------------------------------------------------------------

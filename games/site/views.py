@@ -19,6 +19,7 @@ from games.models import Game, Table, TableLimits
 from games.round_serializers import round_json
 from games.serializers import TableSerializer
 from games.stud_serializers import hand_json as stud_hand_json
+from games.stud_serializers import visible_events
 from payouts import selectors as money
 from payouts.models import Currency
 
@@ -122,8 +123,12 @@ def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
     hand = selectors.rounds_for(request.user, game=PEER_GAMES[game]).filter(pk=pk).first()
     if hand is None:
         raise Http404("No such hand.")
-    shown = stud_hand_json(hand) if game == "stud" else drawmaha_hand_json(hand)
-    dealt, reshuffles = selectors.peer_dealt_cards(hand)
+    if game == "stud":
+        shown = stud_hand_json(hand, request.user)
+        dealt, reshuffles = selectors.peer_dealt_cards(hand, visible_events(hand, request.user))
+    else:
+        shown = drawmaha_hand_json(hand)
+        dealt, reshuffles = selectors.peer_dealt_cards(hand)
     return render(
         request,
         "play/recall_hand.html",

@@ -1,21 +1,27 @@
 """Players in Chromium against the live server: sign in, play a joker draw round with an
 exchange to its payout, verify its shuffle in the browser, play a stud hand between two
-browsers, and find the staff screens closed."""
+browsers (with every face-up card drawn as the API deals it), and find the staff screens closed."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import fairness
+from games.engine import stud as engine_stud
 from games.models import BoxSettlement, Round, RoundStatus
+from games.services import peer_tables, stud
+from games.services.stud import Hand
+from games.stud_serializers import table_json as stud_table_json
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.browser.conftest import TIMEOUT
+from tests.engine.stud_play import stud_deck
 
 
 @pytest.fixture
@@ -217,6 +223,105 @@ def test_two_browsers_play_a_stud_hand_against_each_other(
     bob.get_by_role("link", name=f"Hand 1 at {stud_table.name}").click()
     bob.get_by_role("button", name="Verify shuffle").click()
     expect(bob.get_by_test_id("deck-verdict")).to_contain_text("cards dealt match")
+
+
+def _drawn_up_cards(page: Page, seat: int) -> list[str]:
+    return (
+        page.get_by_test_id(f"seat-{seat}")
+        .locator("svg.card.up")
+        .evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+    )
+
+
+def test_the_stud_table_draws_every_face_up_card_the_api_shows(
+    signed_in, player, other_player, stud_table, funded, screenshot
+):
+    """ST-4, ST-6: at every street each browser draws, for every seat, exactly the face-up
+    cards the API gives that player (none dropped, in dealing order)."""
+    users = (player, other_player)
+    for number, user in enumerate(users, start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
+    pages = [signed_in(user) for user in users]
+    for page in pages:
+        page.set_default_timeout(TIMEOUT)
+        page.goto(f"/play/stud/{stud_table.pk}/")
+    hand = Round.objects.get(table=stud_table)
+    checked = []
+    for _ in range(90):
+        hand.refresh_from_db()
+        if hand.status == RoundStatus.SETTLED:
+            break
+        street = hand.engine_state["state"]["street"]
+        if street not in checked and street != "showdown":
+            for user, page in zip(users, pages, strict=True):
+                expect(page.get_by_test_id("pot")).to_contain_text(f" · {street} · ")
+                for seen in stud_table_json(stud_table, user)["hand"]["players"]:
+                    drawn = page.get_by_test_id(f"seat-{seen['seat']}").locator("svg.card.up")
+                    expect(drawn).to_have_count(len(seen["up"]))
+                    cards = drawn.evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
+                    assert cards == seen["up"], (street, seen["seat"])
+            checked.append(street)
+            if street == "sixth":
+                screenshot(pages[0], "stud-sixth-street")
+        if not any(_act_passively(page) for page in pages):
+            pages[0].wait_for_timeout(250)
+    assert checked == ["third", "fourth", "fifth", "sixth", "seventh"]
+
+
+def test_a_stud_player_sits_out_and_rebuys_at_the_table(
+    signed_in, player, other_player, stud_table, funded, settings
+):
+    """Source 002 (ST-1): unticking the automatic ante sits the player out, and no hand is
+    dealt without them; a rebuy beyond the buy-in shows the API's refusal, one within it is
+    added; ticking the ante again deals the hand."""
+    settings.STUD_HAND_PAUSE_SECONDS = 0
+    stud.join(player=player, table=stud_table, seat=1, buy_in=Decimal("100.00"))
+    page = signed_in(player)
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"/play/stud/{stud_table.pk}/")
+    ante = page.get_by_label("Post the ante automatically", exact=False)
+    expect(ante).to_be_checked()
+    ante.uncheck()
+    expect(page.get_by_test_id("seat-1")).to_contain_text("sitting out")
+    stud.join(player=other_player, table=stud_table, seat=2, buy_in=Decimal("100.00"))
+    assert not Round.objects.filter(table=stud_table).exists()
+    page.get_by_label("Rebuy", exact=True).fill("450.00")
+    page.get_by_role("button", name="Add chips").click()
+    expect(page.locator("#seat-error")).to_contain_text("no short buys (ST-1)")
+    page.get_by_label("Rebuy", exact=True).fill("20.00")
+    page.get_by_role("button", name="Add chips").click()
+    expect(page.get_by_test_id("seat-1")).to_contain_text("Stack 120.00")
+    ante.check()
+    expect(page.get_by_test_id("pot")).to_contain_text("Hand 1")
+    expect(page.get_by_test_id("seat-1")).not_to_contain_text("sitting out")
+
+
+def test_a_stud_recall_shows_the_hand_mucked_at_the_showdown(
+    signed_in, player, other_player, stud_table, funded, settings, monkeypatch
+):
+    """ST-10 (source 002): Alice mucks her jack high at the showdown; Bob's recall of the
+    hand shows her cards. (The deck is stacked for a known showdown: no seed to verify.)"""
+    deck = stud_deck(["Th 9d 2c", "As Ad Kc"], "3d | Jc Ks", "3h | 5c Kd", "3s | 4d 2h",
+                     "4h | 8s 7c")  # fmt: skip
+    monkeypatch.setattr(peer_tables, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
+    for number, user in enumerate((player, other_player), start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
+    settings.STUD_HAND_PAUSE_SECONDS = 3600  # no next hand
+    hand = Round.objects.get(table=stud_table)
+    while hand.status != RoundStatus.SETTLED:
+        state = Hand.from_json(hand.engine_state)
+        legal = {option.kind.value for option in engine_stud.legal_actions(state.state)}
+        action = next(a for a in ("muck", "bring_in", "check", "call", "show") if a in legal)
+        user = player if state.players[state.state.to_act] == player.pk else other_player
+        stud.act(player=user, table=stud_table, action=action)
+        hand.refresh_from_db()
+    page = signed_in(other_player)
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"/play/recall/stud/{hand.pk}/")
+    mucked = page.get_by_test_id("history-1")
+    expect(mucked).to_contain_text("mucked")
+    cards = mucked.locator("svg.card").evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+    assert cards == ["Th", "9d", "8s", "2c", "Jc", "5c", "4d"]
 
 
 def _play_drawmaha(

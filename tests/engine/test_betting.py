@@ -324,7 +324,25 @@ def test_dm11_the_draw_half_gets_the_odd_unit():
     ],
 )
 def test_st13_rake_percent_and_cap(percent, cap, pot, taken):
-    assert Rake(Decimal(percent), cap).of(pot) == taken
+    assert Rake(Decimal(percent), cap).of([pot]) == (taken,)
+
+
+@pytest.mark.parametrize(
+    ("cap", "pots", "taken"),
+    [
+        (25, [200, 300, 400], (20, 5, 0)),  # the main pot first, then the side pots
+        (50, [200, 300, 400], (20, 30, 0)),
+        (100, [200, 300, 400], (20, 30, 40)),  # the cap never reached
+        (None, [200, 300, 400], (20, 30, 40)),
+        (0, [200, 300], (0, 0)),
+        (30, [205, 99, 1000], (20, 9, 1)),  # each pot's percent rounded down on its own
+    ],
+)
+def test_st13_rake_cap_is_per_hand_over_all_its_pots(cap, pots, taken):
+    """ST-13 Decision: 10% of each pot in turn, main pot first, until the hand's cap."""
+    rake = Rake(Decimal(10), cap).of(pots)
+    assert rake == taken
+    assert cap is None or sum(rake) <= cap
 
 
 def test_st13_rake_is_validated():

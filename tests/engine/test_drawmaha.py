@@ -741,22 +741,21 @@ def test_dm12_side_pots_are_each_halved_among_their_players():
 RAKED = DrawmahaTable(5, 10, rake=Rake(Decimal(10), cap=5))
 
 
-def test_dm12_rake_per_pot_with_its_cap():
-    """10% capped at 5 a pot: 75 and 80 would give 7 and 8; each pot gives 5, then is halved
-    (70: 35 / 35, 75: 38 / 37)."""
+def test_dm12_rake_cap_is_per_hand_over_all_its_pots():
+    """DM-12 as ST-13 (its Decision): 10% capped at 5 a hand. The main pot (75) would give 7
+    and gives the whole cap, 5; the side pot (80) gives nothing (capped pot by pot it gave 5
+    more). Then each pot is halved (70: 35 / 35, 80: 40 / 40)."""
     state, _ = deal(*SIDE_POT, stacks=[25, 1000, 1000], table=RAKED)
     state, events = play(state, *SIDE_POT_PLAY)
     state, played = passive(state)
     events += played
-    assert [e.data for e in of_kind(events, "rake")] == [
-        {"pot": 0, "amount": 5},
-        {"pot": 1, "amount": 5},
-    ]
+    assert [e.data for e in of_kind(events, "rake")] == [{"pot": 0, "amount": 5}]
     assert shares(events) == [
         (0, "draw", {"0": 35}), (0, "omaha", {"1": 35}),
-        (1, "draw", {"2": 38}), (1, "omaha", {"1": 37}),
+        (1, "draw", {"2": 40}), (1, "omaha", {"1": 40}),
     ]  # fmt: skip
-    assert state.rake == 10
+    assert [result.rake for result in state.results] == [5, 0]
+    assert state.rake == 5 == RAKED.rake.cap
     assert sum(state.finishing_stacks) + state.rake == 2025
 
 

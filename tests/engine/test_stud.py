@@ -615,6 +615,40 @@ def test_st13_rake_is_capped():
     assert state.finishing_stacks == (835, 1145)
 
 
+def test_st13_rake_cap_is_per_hand_over_all_its_side_pots():
+    """ST-13 Decision: the three-way all-in above at 10% with a cap of 20 a hand. The main pot
+    (135) gives 13, the first side pot (90) the 7 left of the cap, the second (40) nothing:
+    20 in all, where capping each pot on its own would take 13 + 9 + 4 = 26."""
+    state, _ = deal(
+        ["5c 6d 7h", "5d 6h 7s", "Jc Jd Qc", "Ac Ad Th", "Ks Qs 2c"],
+        "Tc | 8s 8c Qd 4h",
+        "Td | 9c 9d 4s 6c",
+        "Ts | Kd Kh 2h 8d",
+        "Js | 3h 3d 3s 2s",
+        stacks=[30, 60, 80, 500, 500],
+        table=RAKED,
+    )
+    state, _ = play(
+        state, "4 bring_in", "0 complete", "1 raise 40", "2 raise 60", "3 raise 80", "4 fold",
+        "0 call", "1 call", "2 call",
+    )  # fmt: skip
+    state, events = play(state, "2 show", "3 muck", "0 show", "1 show")
+    assert [e.data for e in of_kind(events, "rake")] == [
+        {"pot": 0, "amount": 13},
+        {"pot": 1, "amount": 7},
+    ]
+    assert [(e.data["amount"], e.data["rake"], e.data["shares"]) for e in events
+            if e.kind == "pot_awarded"] == [
+        (122, 13, {"0": 61, "1": 61}),
+        (83, 7, {"1": 83}),
+        (40, 0, {"2": 40}),
+    ]  # fmt: skip
+    assert state.rake == 20 == RAKED.rake.cap
+    assert [result.rake for result in state.results] == [13, 7, 0]
+    assert state.finishing_stacks == (61, 144, 40, 420, 485)
+    assert sum(state.finishing_stacks) + state.rake == 30 + 60 + 80 + 500 + 500
+
+
 def test_st13_no_rake_on_an_uncalled_bet():
     """The unanswered 40 goes back before the pot (90) is raked: 9, not 13."""
     state, _ = deal(*HEADS_UP, table=RAKED)

@@ -108,12 +108,13 @@ def test_exported_hands_replay_here_and_in_pokerkit_to_the_same_stacks(
     assert compared >= 10
 
 
-def test_a_raked_hand_replays_with_its_rake(seated, stud_table, tmp_path, capsys):
-    """ST-13: the exported rake rule (user-defined fields) is applied by phh_replay."""
+def test_a_raked_hand_replays_with_its_rake(seated, pit, stud_table, tmp_path, capsys):
+    """ST-13: the exported rake rule (user-defined fields) is applied by phh_replay. Staff's
+    file is complete: a player's shows no folded hand (ST-10)."""
     sit(seated[:2], stud_table)
     play_randomly(stud_table, seated, 3, random.Random(7))
     for round_ in Round.objects.filter(table=stud_table, status="settled"):
-        text = download(seated[0], round_)
+        text = download(pit, round_)
         state = Hand.from_json(round_.engine_state).state
         assert phh.loads(text).extra["_rake"] == state.rake
         path = tmp_path / "raked.phh"
@@ -124,11 +125,11 @@ def test_a_raked_hand_replays_with_its_rake(seated, stud_table, tmp_path, capsys
         )
 
 
-def test_phh_replay_names_the_rule_an_action_breaks(seated, stud_table, tmp_path):
+def test_phh_replay_names_the_rule_an_action_breaks(seated, pit, stud_table, tmp_path):
     sit(seated[:2], stud_table)
     play_randomly(stud_table, seated, 1, random.Random(1))
     round_ = Round.objects.get(table=stud_table, status="settled")
-    hand = phh.loads(download(seated[0], round_))
+    hand = phh.loads(download(pit, round_))  # complete: a player's hides folded hands
     bring_in = next(a for a in hand.actions if a.endswith(" pb"))
     other = "p2" if bring_in.startswith("p1") else "p1"
     broken = tuple(f"{other} pb" if a == bring_in else a for a in hand.actions)

@@ -35,6 +35,15 @@
       view.appendChild(h("div", { class: "shown" }, h("h3", {}, `${who(data.seat)} shows`), cardRow(data.cards),
         h("p", { class: "hand-name" }, named)));
     }
+    // ST-10: the history shows the hand's players a hand mucked at the showdown, and an
+    // uncalled winner's hand once its winner chose to show it.
+    (hand.hands || []).forEach((held, index) => {
+      const why = held.showdown === "mucked" ? "mucked" : held.shown_after_the_hand ? "showed after winning" : null;
+      if (why && held.down) {
+        view.appendChild(h("div", { class: "shown", "data-testid": `history-${held.seat}` },
+          h("h3", {}, `${who(index)} ${why}`), cardRow([...held.down, ...held.up])));
+      }
+    });
     const awards = h("ul", { class: "awards" });
     for (const { data } of hand.events.filter((e) => e.kind === "pot_awarded")) {
       const winners = Object.entries(data.shares).map(([index, share]) => `${who(Number(index))} wins ${money(share)}`);
@@ -87,6 +96,10 @@
       joinForm.hidden = mine !== null;
       document.getElementById("seated").hidden = mine === null;
       document.getElementById("my-seat").textContent = mine ?? "";
+      const autoAnte = document.getElementById("auto-ante");
+      if (mine !== null && autoAnte) {
+        autoAnte.checked = table.seats.find((s) => s.seat === mine).auto_ante;
+      }
       if (mine === null) {
         const select = document.getElementById("seat");
         const taken = new Set(table.seats.map((s) => s.seat));
@@ -101,7 +114,8 @@
     function playerCards(player) {
       if (game === "stud") {
         const row = cardRow(player.down || [], player.down ? 0 : player.down_count);
-        for (const svg of cardRow(player.up).children) { svg.classList.add("up"); row.appendChild(svg); }
+        // A copy of the up cards: appending a card moves it out of the live `children` list.
+        for (const svg of [...cardRow(player.up).children]) { svg.classList.add("up"); row.appendChild(svg); }
         return row;
       }
       return cardRow(player.cards || [], player.cards ? 0 : player.card_count);
@@ -136,7 +150,8 @@
         });
         item.appendChild(h("p", { class: "who" }, `Seat ${seat.seat} · ${seat.player}`,
           game === "drawmaha" && hand && player && player.index === hand.button ? h("span", { class: "tag" }, "button") : null,
-          seat.status !== "seated" ? h("span", { class: "tag" }, seat.status) : null));
+          seat.status !== "seated" ? h("span", { class: "tag" }, seat.status) : null,
+          seat.auto_ante === false ? h("span", { class: "tag" }, "sitting out") : null));
         item.appendChild(h("p", { class: "stack" }, `Stack ${player ? player.stack : seat.chips}`,
           player && cents(player.bet) ? ` · bet ${player.bet}` : "",
           player && player.folded ? " · folded" : "", player && player.all_in ? " · all in" : ""));
@@ -270,6 +285,14 @@
       post("seats/", { seat: Number(document.getElementById("seat").value), buy_in: document.getElementById("buy-in").value.trim() }, joinError);
     });
     document.getElementById("leave").addEventListener("click", () => post("leave/", undefined, actionError));
+    // Stud (source 002): the automatic ante, off to sit out, and rebuys between hands.
+    const autoAnte = document.getElementById("auto-ante");
+    if (autoAnte) {
+      const seatError = document.getElementById("seat-error");
+      autoAnte.addEventListener("change", () => post("ante/", { on: autoAnte.checked }, seatError));
+      document.getElementById("rebuy-button").addEventListener("click",
+        () => post("rebuy/", { amount: document.getElementById("rebuy").value.trim() }, seatError));
+    }
     load().catch((error) => { actionError.textContent = error.message; });
     api.watchTable(root.dataset.eventsUrl, () => load().catch(() => {}), 10);
   }

@@ -20,6 +20,7 @@ import pghistory
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
 
@@ -28,12 +29,14 @@ from .models import (
     Account,
     AccountKind,
     ChangeStatus,
+    LedgerEntry,
     LedgerTransaction,
     Paytable,
     PaytableCategory,
     PaytableLine,
     PaytableVersion,
     TransactionKind,
+    largest_amount,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +68,12 @@ class ChangeRefused(Exception):
     def __init__(self, errors: dict[str, str]) -> None:
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
+
+
+# What an entry and a balance can hold: beyond it PostgreSQL would refuse the write with a
+# numeric overflow, so a posting is refused before, naming the amount.
+ENTRY_LIMIT = largest_amount(LedgerEntry, "amount")
+BALANCE_LIMIT = largest_amount(Account, "balance")
 
 
 @dataclass(frozen=True)
@@ -176,6 +185,12 @@ class Transfer:
         for posting in self.postings:
             if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
                 raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
+            if abs(posting.amount) > ENTRY_LIMIT:
+                raise LedgerError(
+                    _("%(amount)s is beyond the largest amount the ledger holds, %(limit)s.")
+                    % {"amount": abs(posting.amount), "limit": ENTRY_LIMIT},
+                    code="max_value",
+                )
             totals[posting.account.currency] += posting.amount
         unbalanced = {currency: total for currency, total in totals.items() if total}
         if unbalanced:
@@ -238,6 +253,15 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
                 account.balance += delta
                 if account.balance < 0 and account.kind != AccountKind.CAGE:
                     raise InsufficientFunds(account, -account.balance)
+                if abs(account.balance) > BALANCE_LIMIT:
+                    raise LedgerError(
+                        _(
+                            "This would take %(account)s to %(balance)s, beyond the largest "
+                            "balance the ledger holds, %(limit)s."
+                        )
+                        % {"account": account, "balance": account.balance, "limit": BALANCE_LIMIT},
+                        code="max_value",
+                    )
         created = _write(fresh, locked.values()) if fresh else []
     by_transfer = iter(created)
     return [posted[t.reference] if t.reference in posted else next(by_transfer) for t in transfers]

@@ -183,14 +183,14 @@ class Transfer:
             raise LedgerError("A ledger transaction needs at least two entries.")
         totals: dict[str, Decimal] = defaultdict(Decimal)
         for posting in self.postings:
-            if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
-                raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
-            if abs(posting.amount) > ENTRY_LIMIT:
+            if abs(posting.amount) > ENTRY_LIMIT:  # first: too many digits to round to cents
                 raise LedgerError(
                     _("%(amount)s is beyond the largest amount the ledger holds, %(limit)s.")
                     % {"amount": abs(posting.amount), "limit": ENTRY_LIMIT},
                     code="max_value",
                 )
+            if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
+                raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
             totals[posting.account.currency] += posting.amount
         unbalanced = {currency: total for currency, total in totals.items() if total}
         if unbalanced:

@@ -76,6 +76,14 @@ ENTRY_LIMIT = largest_amount(LedgerEntry, "amount")
 BALANCE_LIMIT = largest_amount(Account, "balance")
 
 
+def _beyond_the_ledger(amount: Decimal) -> LedgerError:
+    return LedgerError(
+        _("%(amount)s is beyond the largest amount the ledger holds, %(limit)s.")
+        % {"amount": abs(amount), "limit": ENTRY_LIMIT},
+        code="max_value",
+    )
+
+
 @dataclass(frozen=True)
 class Posting:
     account: Account
@@ -88,6 +96,8 @@ def money(value: Decimal | str | int) -> Decimal:
         amount = Decimal(value)
     except ArithmeticError as exc:
         raise LedgerError(f"{value!r} is not an amount.") from exc
+    if amount.is_finite() and abs(amount) > ENTRY_LIMIT:
+        raise _beyond_the_ledger(amount)
     if not amount.is_finite() or amount != amount.quantize(CENT) or amount <= 0:
         raise LedgerError(f"{value} must be a positive amount with at most two decimal places.")
     return amount.quantize(CENT)
@@ -184,11 +194,7 @@ class Transfer:
         totals: dict[str, Decimal] = defaultdict(Decimal)
         for posting in self.postings:
             if abs(posting.amount) > ENTRY_LIMIT:  # first: too many digits to round to cents
-                raise LedgerError(
-                    _("%(amount)s is beyond the largest amount the ledger holds, %(limit)s.")
-                    % {"amount": abs(posting.amount), "limit": ENTRY_LIMIT},
-                    code="max_value",
-                )
+                raise _beyond_the_ledger(posting.amount)
             if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
                 raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
             totals[posting.account.currency] += posting.amount

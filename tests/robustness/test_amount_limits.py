@@ -140,3 +140,21 @@ def test_payout_review_amounts_beyond_their_column_are_refused_naming_the_field(
         export = signed_in(world.auditor).get("/staff/payouts.csv", {field: amount})
         assert export.status_code == 400
         assert export.content.decode().startswith(f"{field}:")
+
+
+@pytest.mark.parametrize("amount", BEYOND)
+def test_the_ledger_refuses_amounts_beyond_its_columns_whoever_calls_it(world: World, amount):
+    """A caller that skips the forms (a task, a command) gets the same refusal, not a crash."""
+    before = snapshot()
+    for move in (services.deposit, services.withdraw):
+        with pytest.raises(services.LedgerError) as refusal:
+            move(
+                player=world.player,
+                currency="USD",
+                amount=Decimal(amount),
+                reason="x",
+                by=world.pit,
+            )
+        assert (refusal.value.field, refusal.value.code) == ("amount", "max_value")
+        assert LARGEST in refusal.value.message
+    assert snapshot() == before

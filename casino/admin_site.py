@@ -143,6 +143,8 @@ class CasinoAdminSite(admin.AdminSite):
     def check(self, app_configs: Any) -> list[checks.CheckMessage]:
         errors = list(super().check(app_configs))
         for model, model_admin in self._registry.items():
+            if app_configs is not None and model._meta.app_config not in app_configs:
+                continue
             for option, path in _list_paths(model_admin):
                 if reaches_secret(model, path):
                     errors.append(

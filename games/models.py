@@ -6,6 +6,8 @@ takes effect only when another approves it, and every version stays on record.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pghistory
 import pgtrigger
 from django.conf import settings
@@ -149,6 +151,9 @@ class Round(models.Model):
     over: selectors and serializers never show them for an unfinished round.
     """
 
+    # Never listed, searched, filtered or ordered by in the admin (casino.admin_site).
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("server_seed", "engine_state")
+
     # The table and the player are found through the (table, nonce) and (player, id) indexes
     # below; an index of their own would be one more to write with every round.
     table = models.ForeignKey(
@@ -224,6 +229,9 @@ class Round(models.Model):
 )
 class RoundEvent(models.Model):
     """The hand history: every deal, decision, draw and settlement of a round, in order."""
+
+    # Deals name the cards, down cards included (casino.admin_site).
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("data",)
 
     # Indexed by (round, sequence).
     round = models.ForeignKey(

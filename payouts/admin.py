@@ -27,6 +27,7 @@ from casino.roles import PLAYER
 from games.services.tables import approve_paytable_version
 
 from . import rtp, services
+from .forms import amount_field
 from .models import (
     CENT,
     Account,
@@ -61,7 +62,7 @@ class LedgerEntryInline(ReadOnlyInline):
 class CageForm(forms.Form):
     player = forms.ModelChoiceField(queryset=get_user_model().objects.filter(groups__name=PLAYER))
     currency = forms.ChoiceField(choices=Currency.choices)
-    amount = forms.DecimalField(max_digits=14, decimal_places=2, min_value=CENT)
+    amount = amount_field(LedgerEntry, "amount", min_value=CENT)
     reason = forms.CharField(max_length=500)
     # One key per rendered form: submitting it twice moves the money once.
     idempotency_key = forms.CharField(widget=forms.HiddenInput)

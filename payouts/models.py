@@ -26,6 +26,22 @@ def money_field(**kwargs: object) -> models.DecimalField:
     return models.DecimalField(max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES, **kwargs)  # type: ignore[arg-type]
 
 
+def decimal_column(model: type[models.Model], name: str) -> models.DecimalField:
+    column = model._meta.get_field(name)
+    if not isinstance(column, models.DecimalField):
+        raise TypeError(f"{model.__name__}.{name} is not a decimal column")
+    return column
+
+
+def largest_amount(model: type[models.Model], name: str) -> Decimal:
+    """The largest value the decimal column ``model.name`` holds: every digit a nine
+    (999999999999.99 for money). Every amount field (the API's, the forms', the ledger's own
+    check) takes its limit from the column it ends up in, through here."""
+    column = decimal_column(model, name)
+    places = column.decimal_places
+    return Decimal(10) ** (column.max_digits - places) - Decimal(10) ** -places
+
+
 class Currency(models.TextChoices):
     USD = "USD", "US dollar"
     FUN = "FUN", "Play money"

@@ -5,13 +5,17 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from casino.roles import PLAYER
 
-from .models import CENT, MONEY_DIGITS, MONEY_PLACES, Account, Currency, LedgerEntry
+from .models import CENT, Account, Currency, LedgerEntry, decimal_column, largest_amount
 
-AMOUNT_PATTERN = re.compile(r"[0-9]{1,12}(\.[0-9]{1,2})?")
+# Every amount that comes in ends up in ledger entries; their column sets its digits and limit.
+AMOUNT_COLUMN = decimal_column(LedgerEntry, "amount")
+AMOUNT_PATTERN = re.compile(rf"[0-9]+(\.[0-9]{{1,{AMOUNT_COLUMN.decimal_places}}})?")
+BALANCE_COLUMN = decimal_column(Account, "balance")
 
 
 class WalletSerializer(serializers.ModelSerializer[Account]):
@@ -34,7 +38,9 @@ class WalletEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
     transaction = serializers.IntegerField(source="transaction_id")
     kind = serializers.CharField(source="transaction.kind")
     reason = serializers.CharField(source="transaction.reason")
-    balance_after = serializers.DecimalField(max_digits=14, decimal_places=2)
+    balance_after = serializers.DecimalField(
+        max_digits=BALANCE_COLUMN.max_digits, decimal_places=BALANCE_COLUMN.decimal_places
+    )
     created_at = serializers.DateTimeField()
 
     class Meta:
@@ -50,11 +56,13 @@ class AmountField(serializers.DecimalField):
 
     default_error_messages = {
         "format": 'Send amounts as a string such as "12.30": digits, at most two decimal places.',
+        "max_value": _("The ledger holds amounts up to {max_value}."),
     }
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_digits", MONEY_DIGITS)
-        kwargs.setdefault("decimal_places", MONEY_PLACES)
+        kwargs.setdefault("max_digits", AMOUNT_COLUMN.max_digits)
+        kwargs.setdefault("decimal_places", AMOUNT_COLUMN.decimal_places)
+        kwargs.setdefault("max_value", largest_amount(LedgerEntry, "amount"))
         kwargs.setdefault("min_value", CENT)
         super().__init__(**kwargs)
 
@@ -65,6 +73,9 @@ class AmountField(serializers.DecimalField):
     def to_internal_value(self, data: Any) -> Decimal:
         if not isinstance(data, str) or not AMOUNT_PATTERN.fullmatch(data):
             self.fail("format")
+        # Before the digits are counted: the answer then says what the largest amount is.
+        if self.max_value is not None and Decimal(data) > self.max_value:
+            self.fail("max_value", max_value=self.max_value)
         return super().to_internal_value(data)
 
 

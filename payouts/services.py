@@ -20,6 +20,7 @@ import pghistory
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
 
@@ -28,12 +29,14 @@ from .models import (
     Account,
     AccountKind,
     ChangeStatus,
+    LedgerEntry,
     LedgerTransaction,
     Paytable,
     PaytableCategory,
     PaytableLine,
     PaytableVersion,
     TransactionKind,
+    largest_amount,
 )
 
 if TYPE_CHECKING:
@@ -67,6 +70,20 @@ class ChangeRefused(Exception):
         self.errors = errors
 
 
+# What an entry and a balance can hold: beyond it PostgreSQL would refuse the write with a
+# numeric overflow, so a posting is refused before, naming the amount.
+ENTRY_LIMIT = largest_amount(LedgerEntry, "amount")
+BALANCE_LIMIT = largest_amount(Account, "balance")
+
+
+def _beyond_the_ledger(amount: Decimal) -> LedgerError:
+    return LedgerError(
+        _("%(amount)s is beyond the largest amount the ledger holds, %(limit)s.")
+        % {"amount": abs(amount), "limit": ENTRY_LIMIT},
+        code="max_value",
+    )
+
+
 @dataclass(frozen=True)
 class Posting:
     account: Account
@@ -79,6 +96,8 @@ def money(value: Decimal | str | int) -> Decimal:
         amount = Decimal(value)
     except ArithmeticError as exc:
         raise LedgerError(f"{value!r} is not an amount.") from exc
+    if amount.is_finite() and abs(amount) > ENTRY_LIMIT:
+        raise _beyond_the_ledger(amount)
     if not amount.is_finite() or amount != amount.quantize(CENT) or amount <= 0:
         raise LedgerError(f"{value} must be a positive amount with at most two decimal places.")
     return amount.quantize(CENT)
@@ -174,6 +193,8 @@ class Transfer:
             raise LedgerError("A ledger transaction needs at least two entries.")
         totals: dict[str, Decimal] = defaultdict(Decimal)
         for posting in self.postings:
+            if abs(posting.amount) > ENTRY_LIMIT:  # first: too many digits to round to cents
+                raise _beyond_the_ledger(posting.amount)
             if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
                 raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
             totals[posting.account.currency] += posting.amount
@@ -238,6 +259,15 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
                 account.balance += delta
                 if account.balance < 0 and account.kind != AccountKind.CAGE:
                     raise InsufficientFunds(account, -account.balance)
+                if abs(account.balance) > BALANCE_LIMIT:
+                    raise LedgerError(
+                        _(
+                            "This would take %(account)s to %(balance)s, beyond the largest "
+                            "balance the ledger holds, %(limit)s."
+                        )
+                        % {"account": account, "balance": account.balance, "limit": BALANCE_LIMIT},
+                        code="max_value",
+                    )
         created = _write(fresh, locked.values()) if fresh else []
     by_transfer = iter(created)
     return [posted[t.reference] if t.reference in posted else next(by_transfer) for t in transfers]

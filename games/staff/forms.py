@@ -12,8 +12,9 @@ from django.forms.models import fields_for_model
 
 from games.engine.hands import CATEGORIES
 from games.limits import GAME_FIELDS
-from games.models import Game, Table, TableLimits, TableStatus
-from payouts.models import MONEY_DIGITS, MONEY_PLACES, Paytable, PaytableCategory, PaytableKind
+from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
+from payouts.forms import amount_field
+from payouts.models import Paytable, PaytableCategory, PaytableKind
 
 REASON_HELP = "Why (kept in the history)."
 
@@ -37,12 +38,8 @@ class PayoutFilterForm(forms.Form):
         required=False,
         choices=[("", "any hand")] + [(c, c.replace("_", " ")) for c in CATEGORIES],
     )
-    min_amount = forms.DecimalField(
-        required=False, max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES
-    )
-    max_amount = forms.DecimalField(
-        required=False, max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES
-    )
+    min_amount = amount_field(BoxSettlement, "total_result", required=False)
+    max_amount = amount_field(BoxSettlement, "total_result", required=False)
 
     def clean_player(self) -> User | None:
         username = self.cleaned_data["player"].strip()

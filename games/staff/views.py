@@ -8,9 +8,8 @@ refusals are shown on the form that caused them (a 4xx naming the field and the 
 
 from __future__ import annotations
 
-import csv
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from functools import wraps
 from typing import Any
@@ -20,12 +19,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from casino.csv_export import csv_response
 from casino.permissions import acting_user
 from games.engine import fairness
 from games.limits import GAME_FIELDS
@@ -34,7 +34,7 @@ from games.replay import replay_round
 from games.selectors import box_settlements, live_tables, round_ledger_entries
 from games.services import tables as table_services
 from games.services.voids import void_round
-from payouts.models import AccountKind, ChangeStatus, Paytable, PaytableVersion
+from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVersion
 from payouts.rtp import rtp_comparison_png
 from payouts.selectors import (
     check_ledger,
@@ -342,26 +342,18 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
-def csv_row(box: BoxSettlement) -> list[str]:
-    """One settled box as the CSV writes it: money as strings with two places."""
+def csv_row(box: BoxSettlement) -> list[object]:
+    """One settled box as the CSV writes it: money as numbers with two places."""
     return [
-        str(box.round_id), str(box.box), box.table.name, box.player.username, box.currency,
+        box.round_id, box.box, box.table.name, box.player.username, box.currency,
         box.settled_at.isoformat(), box.status, box.initial_cards, box.final_cards, box.category,
         box.hand, box.dealer_cards, "yes" if box.dealer_qualifies else "no",
-        str(box.bet_paytable_version), box.bet_line,
-        str(box.bonus_paytable_version) if box.bonus_paytable_version else "", box.bonus_line,
-        *(f"{amount:.2f}" for amount in (
+        box.bet_paytable_version, box.bet_line, box.bonus_paytable_version, box.bonus_line,
+        *(amount.quantize(CENT) for amount in (
             box.ante_staked, box.bet_staked, box.bonus_staked, box.ante_result, box.bet_result,
             box.bonus_result, box.total_result,
         )),
     ]  # fmt: skip
-
-
-class _Echo:
-    """csv.writer writes to this and gets the line back, to stream it."""
-
-    def write(self, line: str) -> str:
-        return line
 
 
 @require_GET
@@ -372,16 +364,8 @@ def payouts_csv(request: HttpRequest) -> HttpResponseBase:
     if not form.is_valid():
         errors = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in form.errors.items())
         return HttpResponse(errors, status=400, content_type="text/plain; charset=utf-8")
-    writer = csv.writer(_Echo())
-
-    def lines() -> Iterator[str]:
-        yield writer.writerow(CSV_COLUMNS)
-        for box in box_settlements(**form.filters()).iterator(chunk_size=500):
-            yield writer.writerow(csv_row(box))
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="payouts.csv"'
-    return response
+    boxes = box_settlements(**form.filters()).iterator(chunk_size=500)
+    return csv_response("payouts.csv", CSV_COLUMNS, (csv_row(box) for box in boxes))
 
 
 @require_GET

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_covered_foreign_key_indexes'),
+        ('games', '0009_seat_identity'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

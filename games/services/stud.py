@@ -124,7 +124,7 @@ def rebuy(*, player: User, table: Table, amount: Decimal) -> Seat:
         seating = peer_tables.own_seat(player, table, rule=RULE)
         round_ = peer_tables.running_hand(table)
         if round_ is not None and peer_tables.seat_in_hand(
-            Hand.from_json(round_.engine_state), seating.number
+            Hand.from_json(round_.engine_state), seating
         ):
             raise RoundRefused(
                 _("Chips are added between hands, not while yours is played."),

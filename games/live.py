@@ -10,10 +10,11 @@ and on a slow timer.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 import redis
 import redis.asyncio as aioredis
@@ -52,7 +53,7 @@ def _publish(table_id: int) -> None:
         logger.info("live notice for table %s not sent: Redis unreachable", table_id)
 
 
-async def stream(table_id: int, *, lifetime: float | None = None) -> AsyncIterator[str]:
+async def stream(table_id: int, *, lifetime: float | None = None) -> AsyncGenerator[str, None]:
     """Server-sent events for one table: ``event: changed`` on each notice, a comment line as a
     heartbeat every ``HEARTBEAT_SECONDS``, and an end after ``lifetime`` seconds (default
     ``STREAM_SECONDS``). Asynchronous: an open stream waits on Redis in the server's event
@@ -111,10 +112,8 @@ async def open_stream(user_id: int) -> bool:
 
 
 async def close_stream(user_id: int) -> None:
-    try:
+    with contextlib.suppress(ValueError):  # the count lapsed meanwhile: nothing to give back
         await cache.adecr(_streams_key(user_id))
-    except ValueError:  # the count lapsed meanwhile: nothing to give back
-        pass
 
 
 async def counted(user_id: int, events: AsyncIterator[str]) -> AsyncIterator[str]:

@@ -4,7 +4,7 @@ exactly what the API refuses."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
@@ -180,7 +180,7 @@ async def table_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     table from the API, which decides what this viewer may see. A notice names the table and
     nothing else. Served asynchronously (``scripts/serve.sh``): an open stream holds no request
     thread, and a user holds at most ``LIVE_STREAMS_PER_USER`` at once (429 beyond)."""
-    user = await request.auser()
+    user = cast(User, await request.auser())  # signed in: login_required
     if not await sync_to_async(_may_watch)(user, pk):
         raise Http404("No such table.")
     if not await live.open_stream(user.pk):

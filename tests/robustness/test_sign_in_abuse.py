@@ -35,7 +35,7 @@ def spellings(name: str, count: int) -> list[str]:
     return [spelling for spelling in found if spelling != name][:count]
 
 
-def login(client: APIClient, username: str, password: str, **headers: str) -> int:
+def login(client, username, password, **headers):
     return client.post(TOKEN, {"username": username, "password": password}, **headers).status_code
 
 
@@ -65,9 +65,7 @@ def test_behind_our_proxy_the_address_it_saw_is_counted(player, settings):
 
 
 @pytest.mark.parametrize("login_form", ["/accounts/login/", "/admin/login/"])
-def test_forged_forwarded_addresses_do_not_reset_the_login_form_count(
-    player, pit, login_form
-):
+def test_forged_forwarded_addresses_do_not_reset_the_login_form_count(player, pit, login_form):
     user = "pitboss" if login_form.startswith("/admin/") else "alice"
     client = Client()
     codes = [
@@ -159,7 +157,10 @@ def test_signing_out_of_the_site_revokes_the_api_token(player):
     token = api.post(TOKEN, {"username": "alice", "password": "alice-pw"}).json()["token"]
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     site = Client()
-    assert site.post("/accounts/login/", {"username": "alice", "password": "alice-pw"}).status_code == 302
+    assert (
+        site.post("/accounts/login/", {"username": "alice", "password": "alice-pw"}).status_code
+        == 302
+    )
     assert site.post("/accounts/logout/").status_code == 302
     assert api.get(WALLETS).status_code == 401
     # A new login hands out a new token.

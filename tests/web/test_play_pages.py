@@ -264,14 +264,14 @@ def test_a_committed_change_is_published_to_the_tables_channel(
 
 
 def events_of(table_id: int, **kwargs) -> list[str]:
-    async def collect() -> list[str]:
+    async def collect():
         return [event async for event in live.stream(table_id, **kwargs)]
 
     return asyncio.run(collect())
 
 
 def test_the_event_stream_sends_a_notice_for_each_change():
-    async def first_notice() -> None:
+    async def first_notice():
         events = live.stream(4242, lifetime=3)
         assert await anext(events) == "retry: 3000\n\n"
         timer = threading.Timer(0.3, live._publish, args=(4242,))
@@ -304,7 +304,7 @@ def test_without_redis_the_stream_says_so_and_publishing_is_harmless(settings):
     live._publish(1)  # logs and returns
 
 
-async def open_events(client: AsyncClient, table) -> tuple[int, bytes | None]:
+async def open_events(client, table):
     """The status of the table's event stream and, when it streams, its whole body."""
     response = await client.get(f"/play/tables/{table.pk}/events/")
     if not response.streaming:
@@ -315,7 +315,7 @@ async def open_events(client: AsyncClient, table) -> tuple[int, bytes | None]:
 def test_the_events_view_streams_for_a_visible_table_only(player, stud_table, pit2, monkeypatch):
     monkeypatch.setattr(live, "STREAM_SECONDS", 0.1)
 
-    async def watch() -> None:
+    async def watch():
         client = AsyncClient()
         await client.aforce_login(player)
         response = await client.get(f"/play/tables/{stud_table.pk}/events/")
@@ -344,7 +344,7 @@ def test_a_player_holds_only_so_many_streams_open(
     monkeypatch.setattr(live, "STREAM_SECONDS", 0.1)
     url = f"/play/tables/{stud_table.pk}/events/"
 
-    async def crowd() -> None:
+    async def crowd():
         alice, bob = AsyncClient(), AsyncClient()
         await alice.aforce_login(player)
         await bob.aforce_login(other_player)

@@ -15,7 +15,8 @@ from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 from django.utils import timezone
-from rest_framework import status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
@@ -32,6 +33,12 @@ class TokenLogin(ObtainAuthToken):
 
     throttle_classes = [TokenLoginThrottle]
 
+    @extend_schema(
+        responses=inline_serializer(
+            "IssuedToken",
+            {"token": serializers.CharField(), "expires": serializers.DateTimeField()},
+        )
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -46,6 +53,7 @@ class TokenLogin(ObtainAuthToken):
 class TokenLogout(APIView):
     """Revokes the user's token; the next request with it is refused with 401."""
 
+    @extend_schema(request=None, responses={204: None})
     def post(self, request: Request) -> Response:
         Token.objects.filter(user=cast(User, request.user)).delete()  # IsAuthenticated
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -10,11 +10,12 @@ and on a slow timer.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 
 import redis
 import redis.asyncio as aioredis
@@ -86,6 +87,22 @@ async def stream(table_id: int, *, lifetime: float | None = None) -> AsyncGenera
         await client.aclose()
 
 
+def blocking(events: AsyncGenerator[str, None]) -> Iterator[str]:
+    """``events`` for a WSGI server (the tests' live server), which sends a response from a
+    plain iterator on its own thread: one event loop for the whole stream, pulled event by
+    event (an asynchronous Redis connection belongs to its loop)."""
+    loop = asyncio.new_event_loop()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(events))
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.run_until_complete(events.aclose())
+        loop.close()
+
+
 # Open streams per user ---------------------------------------------------------------------------
 
 
@@ -116,7 +133,7 @@ async def close_stream(user_id: int) -> None:
         await cache.adecr(_streams_key(user_id))
 
 
-async def counted(user_id: int, events: AsyncIterator[str]) -> AsyncIterator[str]:
+async def counted(user_id: int, events: AsyncIterator[str]) -> AsyncGenerator[str, None]:
     """``events`` as one of the user's open streams (``open_stream`` counted it): the count
     goes down when the stream ends, however it ends (the client leaving included)."""
     try:

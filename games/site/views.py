@@ -9,6 +9,7 @@ from typing import Any, cast
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -179,7 +180,8 @@ async def table_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Server-sent events: a notice each time the table changes; the page then re-fetches the
     table from the API, which decides what this viewer may see. A notice names the table and
     nothing else. Served asynchronously (``scripts/serve.sh``): an open stream holds no request
-    thread, and a user holds at most ``LIVE_STREAMS_PER_USER`` at once (429 beyond)."""
+    thread (under a WSGI server, as the tests' live server, it holds one), and a user holds at
+    most ``LIVE_STREAMS_PER_USER`` at once (429 beyond)."""
     user = cast(User, await request.auser())  # signed in: login_required
     if not await sync_to_async(_may_watch)(user, pk):
         raise Http404("No such table.")
@@ -189,8 +191,10 @@ async def table_events(request: HttpRequest, pk: int) -> HttpResponseBase:
             status=429,
             content_type="text/plain; charset=utf-8",
         )
+    events = live.counted(user.pk, live.stream(pk))
     response = StreamingHttpResponse(
-        live.counted(user.pk, live.stream(pk)), content_type="text/event-stream"
+        events if isinstance(request, ASGIRequest) else live.blocking(events),
+        content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the notices back

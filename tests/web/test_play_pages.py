@@ -335,6 +335,14 @@ def test_the_events_view_streams_for_a_visible_table_only(player, stud_table, pi
     async_to_sync(watch)()
 
 
+def test_a_wsgi_server_gets_the_stream_event_by_event(player, stud_table, monkeypatch):
+    """The tests' live server is WSGI: the same stream, from a plain iterator."""
+    monkeypatch.setattr(live, "STREAM_SECONDS", 0.1)
+    response = signed_in(player).get(f"/play/tables/{stud_table.pk}/events/")
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content) == b"retry: 3000\n\n"
+
+
 def test_a_player_holds_only_so_many_streams_open(
     player, other_player, stud_table, settings, monkeypatch
 ):

@@ -60,18 +60,23 @@ def sweep_overdue_rounds() -> int:
     its own: one that fails is rolled back, logged and shown to the pit (``games.alerts``), and
     the other tables are still caught up. Returns how many joker draw rounds were overdue."""
     overdue = _overdue_joker_draw_rounds()
-    caught_up: list[int] = []
-    for round_id, table_id in overdue:
-        if _caught_up(table_id, functools.partial(joker_draw.expire_decision, round_id)):
-            caught_up.append(table_id)
+    caught_up: set[int] = set()
+    failed: set[int] = set()
+    catch_ups: list[tuple[int, Callable[[], object]]] = [
+        (table_id, functools.partial(joker_draw.expire_decision, round_id))
+        for round_id, table_id in overdue
+    ]
     for game, catch_up in (
         (Game.SEVEN_CARD_STUD, stud.catch_up),
         (Game.DRAWMAHA, drawmaha.catch_up),
     ):
-        for table_id in _peer_tables_to_touch(game):
-            if _caught_up(table_id, functools.partial(catch_up, table_id)):
-                caught_up.append(table_id)
-    alerts.clear_catch_up_failures(caught_up)
+        catch_ups += [
+            (table_id, functools.partial(catch_up, table_id))
+            for table_id in _peer_tables_to_touch(game)
+        ]
+    for table_id, catch_up_table in catch_ups:
+        (caught_up if _caught_up(table_id, catch_up_table) else failed).add(table_id)
+    alerts.clear_catch_up_failures(caught_up - failed)
     return len(overdue)
 
 

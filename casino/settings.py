@@ -37,9 +37,6 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
-# The sign-in throttles count here; every web process must share it in production
-# (e.g. CACHE_URL=redis://host:6379/1, a database apart from Celery's).
-CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 INSTALLED_APPS = [
     # Django's admin, on a site that lets every list filter only by what it declares.
@@ -138,6 +135,24 @@ REST_FRAMEWORK = {
     "COERCE_DECIMAL_TO_STRING": True,
     "EXCEPTION_HANDLER": "casino.api.exception_handler",
 }
+
+# Sign-in, API tokens and live streams under abuse -------------------------------------------
+# The sign-in throttles, the open-stream counts and the pit's alerts live in this cache, which
+# every web and worker process must share: Redis whenever REDIS_URL names one (as `make run`
+# does), else CACHE_URL; in-process memory only on a machine without Redis.
+CACHES = {
+    "default": env.cache_url(
+        "CACHE_URL", default=REDIS_URL if "REDIS_URL" in env.ENVIRON else "locmemcache://"
+    )
+}
+CACHES["default"].setdefault("KEY_PREFIX", "casino")
+# How many proxies of ours stand in front and append the client's address to X-Forwarded-For;
+# 0 (no proxy) ignores the header, which any client can write.
+REST_FRAMEWORK["NUM_PROXIES"] = env.int("NUM_PROXIES", default=0)
+# An API token expires this many seconds after it was issued (401); logging out revokes it.
+API_TOKEN_TTL = env.int("API_TOKEN_TTL", default=86_400)
+# Live table streams one user may hold open at once, over every page and process (429 beyond).
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=8)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino back office API",

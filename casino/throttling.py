@@ -2,27 +2,47 @@
 
 The API's token login counts every attempt (a client logs in once and keeps its token); the
 site's and the admin's login forms count failed attempts only, so a player who signs in and
-out does not lock themselves out. Both keep their counters in the default cache (Redis in
-production, so every web process shares them) and take their limits from the settings.
+out does not lock themselves out. Both keep their counters in the default cache (Redis
+whenever there is one, so every web process shares them) and take their limits from the
+settings.
+
+The address is the connection's own unless ``NUM_PROXIES`` proxies of ours stand in front and
+add it to ``X-Forwarded-For``: a header a client writes itself must not give it a fresh count.
+The user name is counted as the login form reads it (Unicode NFKC, as Django's form normalises
+it, and case-folded), so ``ｐｌａｙｅｒ4`` or ``Player4`` is counted with ``player4``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Callable
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 
-def _client_key(scope: str, address: str | None, username: object) -> str:
-    name = str(username or "").strip().lower()[:150]
-    digest = hashlib.sha256(f"{address}\n{name}".encode()).hexdigest()
+def counted_username(username: object) -> str:
+    """The one spelling every form of a user name is counted under."""
+    return unicodedata.normalize("NFKC", str(username or "")).strip().casefold()[:150]
+
+
+def client_address(request: HttpRequest | Request) -> str:
+    """The client's address: the connection's, or the one our ``NUM_PROXIES`` proxies saw."""
+    # DRF's reading of NUM_PROXIES; it needs the request's META only, which both kinds have.
+    return BaseThrottle().get_ident(cast(Request, request))
+
+
+def _client_key(scope: str, request: HttpRequest | Request, username: object) -> str:
+    digest = hashlib.sha256(
+        f"{client_address(request)}\n{counted_username(username)}".encode()
+    ).hexdigest()
     return f"throttle:{scope}:{digest}"
 
 
@@ -36,7 +56,7 @@ class TokenLoginThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         username = request.data.get("username") if hasattr(request.data, "get") else None
-        return _client_key(self.scope, self.get_ident(request), username)
+        return _client_key(self.scope, request, username)
 
 
 class LoginFormThrottleMiddleware:
@@ -58,9 +78,7 @@ class LoginFormThrottleMiddleware:
             or not _is_login_form(request.path_info)
         ):
             return self.get_response(request)
-        key = _client_key(
-            "login-form", request.META.get("REMOTE_ADDR"), request.POST.get("username")
-        )
+        key = _client_key("login-form", request, request.POST.get("username"))
         window = settings.LOGIN_FORM_FAILURE_WINDOW
         if cache.get(key, 0) >= settings.LOGIN_FORM_MAX_FAILURES:
             return HttpResponse(

@@ -3,20 +3,16 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
 
-from casino.throttling import TokenLoginThrottle
+from casino.tokens import TokenLogin, TokenLogout
 from games import api as games_api
 from games import drawmaha_api, round_api, stud_api
 from games import views as game_views
 from payouts import api as payouts_api
 
 api_v1 = [
-    path(
-        "auth/token/",
-        ObtainAuthToken.as_view(throttle_classes=[TokenLoginThrottle]),
-        name="token",
-    ),
+    path("auth/token/", TokenLogin.as_view(), name="token"),
+    path("auth/logout/", TokenLogout.as_view(), name="token-logout"),
     path("wallets/", payouts_api.WalletList.as_view(), name="wallets"),
     path(
         "wallets/<str:currency>/transactions/",

@@ -7,6 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games and tables"
 
     def ready(self) -> None:
+        # Connects the token's revocation at logout (a signal receiver).
+        import casino.tokens  # noqa: F401
         from casino.roles import sync_role_groups
 
         post_migrate.connect(sync_role_groups, dispatch_uid="sync_role_groups")

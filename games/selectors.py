@@ -16,6 +16,7 @@ from django.utils import timezone
 from casino.roles import STAFF_ROLES
 from payouts.models import AccountKind, LedgerEntry
 
+from .alerts import CatchUpFailure, catch_up_failures
 from .engine import joker_draw
 from .models import (
     BoxSettlement,
@@ -113,6 +114,8 @@ class LiveTable:
     rounds: list[tuple[Round, str]]
     """Each round in progress with its state in a few words (``round_state``)."""
     takings_today: Decimal
+    catch_up_failure: CatchUpFailure | None = None
+    """Set while the sweeper fails to catch up the table's timers (``games.alerts``)."""
 
 
 def live_tables() -> list[LiveTable]:
@@ -128,12 +131,14 @@ def live_tables() -> list[LiveTable]:
     for round_ in Round.objects.filter(status=RoundStatus.DECIDING).select_related("player"):
         rounds[round_.table_id].append(round_)
     takings = takings_today()
+    failures = catch_up_failures(table.pk for table in tables)
     return [
         LiveTable(
             table=table,
             seats=seats[table.pk],
             rounds=[(round_, round_state(round_, table.game)) for round_ in rounds[table.pk]],
             takings_today=takings.get(table.pk, Decimal("0.00")),
+            catch_up_failure=failures.get(table.pk),
         )
         for table in tables
     ]

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import logging
+from collections.abc import Callable
+
 from celery import shared_task
+from django.db import transaction
 from django.utils import timezone
 
 from casino.faults import fault_point
+from games import alerts
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus
 from games.services import drawmaha, joker_draw, rtp_monitor, stud
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True)
@@ -26,7 +34,7 @@ def fold_overdue_boxes() -> int:
     its timer; a fold comes at most about a second after the deadline, and a decision that
     comes after the deadline is refused on arrival anyway. Returns how many were handed on."""
     overdue = _overdue_joker_draw_rounds()
-    for round_id in overdue:
+    for round_id, _table_id in overdue:
         expire_joker_draw_decision.delay(round_id)
     return len(overdue)
 
@@ -48,26 +56,51 @@ def catch_up_drawmaha_table(table_id: int) -> None:
 @shared_task
 def sweep_overdue_rounds() -> int:
     """Fold every overdue decision and deal every due stud and Drawmaha hand, so a lost timer
-    delays a fold or a deal but never loses one."""
+    delays a fold or a deal but never loses one. Each table is caught up in a transaction of
+    its own: one that fails is rolled back, logged and shown to the pit (``games.alerts``), and
+    the other tables are still caught up. Returns how many joker draw rounds were overdue."""
     overdue = _overdue_joker_draw_rounds()
-    for round_id in overdue:
-        joker_draw.expire_decision(round_id)
+    caught_up: set[int] = set()
+    failed: set[int] = set()
+    catch_ups: list[tuple[int, Callable[[], object]]] = [
+        (table_id, functools.partial(joker_draw.expire_decision, round_id))
+        for round_id, table_id in overdue
+    ]
     for game, catch_up in (
         (Game.SEVEN_CARD_STUD, stud.catch_up),
         (Game.DRAWMAHA, drawmaha.catch_up),
     ):
-        for table_id in _peer_tables_to_touch(game):
-            catch_up(table_id)
+        catch_ups += [
+            (table_id, functools.partial(catch_up, table_id))
+            for table_id in _peer_tables_to_touch(game)
+        ]
+    for table_id, catch_up_table in catch_ups:
+        (caught_up if _caught_up(table_id, catch_up_table) else failed).add(table_id)
+    alerts.clear_catch_up_failures(caught_up - failed)
     return len(overdue)
 
 
-def _overdue_joker_draw_rounds() -> list[int]:
+def _caught_up(table_id: int, catch_up: Callable[[], object]) -> bool:
+    """Run one table's catch-up on its own; False (logged and alerted) if it failed."""
+    try:
+        with transaction.atomic():
+            catch_up()
+    except Exception as error:
+        # Any failure: a stuck round must not keep the casino's other tables from their timers.
+        logger.exception("catch-up of table %s failed", table_id)
+        alerts.catch_up_failed(table_id, error)
+        return False
+    return True
+
+
+def _overdue_joker_draw_rounds() -> list[tuple[int, int]]:
+    """Each joker draw round with a box out of time, and its table."""
     return list(
         Round.objects.filter(
             status=RoundStatus.DECIDING,
             table__game=Game.JOKER_DRAW,
             decision_deadline__lte=timezone.now(),
-        ).values_list("pk", flat=True)
+        ).values_list("pk", "table_id")
     )
 
 

@@ -29,7 +29,7 @@ export DATABASE_URL REDIS_URL
 children+=($!)
 "$BIN/celery" -A casino beat --loglevel=INFO &
 children+=($!)
-"$BIN/gunicorn" casino.wsgi --bind "127.0.0.1:$PORT" --workers 2 --worker-class gthread --threads 8 --access-logfile - &
+PORT="$PORT" scripts/serve.sh &
 children+=($!)
 
 echo "Serving http://127.0.0.1:$PORT/ (admin at /admin/, API docs at /api/docs/). Ctrl-C stops."

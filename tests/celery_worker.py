@@ -45,6 +45,8 @@ def worker_env(**extra: str) -> dict[str, str]:
         **os.environ,
         "DATABASE_URL": test_database_url(),
         "CELERY_BROKER_URL": private_broker_url(),
+        # Throttles and stream counts shared by this test's processes only.
+        "CACHE_URL": private_broker_url(),
         "DB_CONN_MAX_AGE": "0",
         **extra,
     }

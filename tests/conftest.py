@@ -28,8 +28,12 @@ def fast_password_hashing(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def fresh_throttles() -> None:
-    # Sign-in throttles count in the cache: one test's logins must not throttle the next's.
+def fresh_throttles(settings) -> None:
+    # Sign-in throttles, open streams and the pit's alerts count in the cache: one test's
+    # logins must not throttle the next's. Each test counts in memory of its own, as parallel
+    # test processes share one Redis; the shared Redis cache has tests of its own
+    # (tests/robustness/test_sign_in_abuse.py, tests/robustness/test_live_streams.py).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
 
 

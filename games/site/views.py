@@ -4,13 +4,17 @@ exactly what the API refuses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from casino.permissions import acting_user
 from games import live, selectors
@@ -177,22 +181,36 @@ def peer_table(request: HttpRequest, game: str, pk: int) -> HttpResponse:
 
 
 @login_required
-def table_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+async def table_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Server-sent events: a notice each time the table changes; the page then re-fetches the
-    table from the API, which decides what this viewer may see."""
-    if not selectors.tables_for(request.user).filter(pk=pk).exists():
+    table from the API, which decides what this viewer may see. A notice names the table and
+    nothing else. Served asynchronously (``scripts/serve.sh``): an open stream holds no request
+    thread (under a WSGI server, as the tests' live server, it holds one), and a user holds at
+    most ``LIVE_STREAMS_PER_USER`` at once (429 beyond)."""
+    user = cast(User, await request.auser())  # signed in: login_required
+    if not await sync_to_async(_may_watch)(user, pk):
         raise Http404("No such table.")
+    if not await live.open_stream(user.pk):
+        return HttpResponse(
+            _("Too many live tables open at once: close one and reload this page."),
+            status=429,
+            content_type="text/plain; charset=utf-8",
+        )
+    events = live.counted(user.pk, live.stream(pk))
     response = StreamingHttpResponse(
-        _without_database(live.stream(pk)), content_type="text/event-stream"
+        events if isinstance(request, ASGIRequest) else live.blocking(events),
+        content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the notices back
     return response
 
 
-def _without_database(events: Iterator[str]) -> Iterator[str]:
-    """A stream lasts minutes and needs no database: its thread gives the connection back
-    first (inside a transaction, as in a test, it keeps it)."""
+def _may_watch(user: User | AnonymousUser, pk: int) -> bool:
+    """Whether the table is one the user may see. A stream lasts minutes and needs no database:
+    the connection is given back here, on the thread that holds it (inside a transaction, as in
+    a test, it is kept)."""
+    visible = selectors.tables_for(user).filter(pk=pk).exists()
     if not connection.in_atomic_block:
         connection.close()
-    yield from events
+    return visible

@@ -4,16 +4,18 @@ seed or another player's cards. The live notices (server-sent events) are tested
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from decimal import Decimal
 
 import pytest
 import redis
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.test import Client
+from django.test import AsyncClient, Client
 
 from games import live, selectors
 from games.engine import fairness
@@ -261,46 +263,111 @@ def test_a_committed_change_is_published_to_the_tables_channel(
     listener.close()
 
 
+def events_of(table_id: int, **kwargs) -> list[str]:
+    async def collect():
+        return [event async for event in live.stream(table_id, **kwargs)]
+
+    return asyncio.run(collect())
+
+
 def test_the_event_stream_sends_a_notice_for_each_change():
-    events = live.stream(4242, lifetime=3)
-    assert next(events) == "retry: 3000\n\n"
-    timer = threading.Timer(0.3, live._publish, args=(4242,))
-    timer.start()
-    assert next(events) == 'event: changed\ndata: {"table": 4242}\n\n'
-    events.close()
+    async def first_notice():
+        events = live.stream(4242, lifetime=3)
+        assert await anext(events) == "retry: 3000\n\n"
+        timer = threading.Timer(0.3, live._publish, args=(4242,))
+        timer.start()
+        assert await anext(events) == 'event: changed\ndata: {"table": 4242}\n\n'
+        await events.aclose()
+
+    asyncio.run(first_notice())
 
 
 def test_the_event_stream_beats_while_quiet_and_ends_after_its_lifetime(monkeypatch):
     monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.2)
     started = time.monotonic()
-    events = list(live.stream(4243, lifetime=0.5))
+    events = events_of(4243, lifetime=0.5)
     assert 0.5 <= time.monotonic() - started < 2
     assert events == ["retry: 3000\n\n", ": heartbeat\n\n", ": heartbeat\n\n"]
 
 
 def test_a_quiet_stream_outlives_the_redis_socket_timeout():
     # Waiting for a notice longer than a read may take on the socket is no Redis failure.
-    assert list(live.stream(4244, lifetime=1.2)) == ["retry: 3000\n\n"]
+    assert events_of(4244, lifetime=1.2) == ["retry: 3000\n\n"]
 
 
 def test_without_redis_the_stream_says_so_and_publishing_is_harmless(settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    assert list(live.stream(1, lifetime=1)) == [
+    assert events_of(1, lifetime=1) == [
         "retry: 3000\n\n",
         "event: unavailable\ndata: {}\n\n",
     ]
     live._publish(1)  # logs and returns
 
 
+async def open_events(client, table):
+    """The status of the table's event stream and, when it streams, its whole body."""
+    response = await client.get(f"/play/tables/{table.pk}/events/")
+    if not response.streaming:
+        return response.status_code, None
+    return response.status_code, b"".join([chunk async for chunk in response.streaming_content])
+
+
 def test_the_events_view_streams_for_a_visible_table_only(player, stud_table, pit2, monkeypatch):
     monkeypatch.setattr(live, "STREAM_SECONDS", 0.1)
-    client = signed_in(player)
-    response = client.get(f"/play/tables/{stud_table.pk}/events/")
+
+    async def watch():
+        client = AsyncClient()
+        await client.aforce_login(player)
+        response = await client.get(f"/play/tables/{stud_table.pk}/events/")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/event-stream"
+        body = b"".join([chunk async for chunk in response.streaming_content])
+        assert body == b"retry: 3000\n\n"
+        await sync_to_async(table_services.set_table_status)(
+            stud_table, status=TableStatus.CLOSED, by=pit2, reason="x"
+        )
+        assert (await open_events(client, stud_table))[0] == 404
+        # A visitor is sent to sign in, and gets no stream.
+        visitor = await AsyncClient().get(f"/play/tables/{stud_table.pk}/events/")
+        assert visitor.status_code == 302
+        assert visitor["Location"].startswith("/accounts/login/")
+
+    async_to_sync(watch)()
+
+
+def test_a_wsgi_server_gets_the_stream_event_by_event(player, stud_table, monkeypatch):
+    """The tests' live server is WSGI: the same stream, from a plain iterator."""
+    monkeypatch.setattr(live, "STREAM_SECONDS", 0.1)
+    response = signed_in(player).get(f"/play/tables/{stud_table.pk}/events/")
     assert response.status_code == 200
-    assert response["Content-Type"] == "text/event-stream"
     assert b"".join(response.streaming_content) == b"retry: 3000\n\n"
-    table_services.set_table_status(stud_table, status=TableStatus.CLOSED, by=pit2, reason="x")
-    assert client.get(f"/play/tables/{stud_table.pk}/events/").status_code == 404
+
+
+def test_a_player_holds_only_so_many_streams_open(
+    player, other_player, stud_table, settings, monkeypatch
+):
+    """Each open stream counts against its user until it ends, however it ends; over
+    LIVE_STREAMS_PER_USER the page gets 429 (and keeps its slow timer)."""
+    settings.LIVE_STREAMS_PER_USER = 2
+    monkeypatch.setattr(live, "STREAM_SECONDS", 0.1)
+    url = f"/play/tables/{stud_table.pk}/events/"
+
+    async def crowd():
+        alice, bob = AsyncClient(), AsyncClient()
+        await alice.aforce_login(player)
+        await bob.aforce_login(other_player)
+        first, second = await alice.get(url), await alice.get(url)
+        assert (first.status_code, second.status_code) == (200, 200)
+        refused = await alice.get(url)
+        assert refused.status_code == 429
+        assert "Too many live tables open" in refused.content.decode()
+        assert (await bob.get(url)).status_code == 200  # counted per user
+        # A stream that ends gives its place back.
+        assert b"".join([chunk async for chunk in first.streaming_content])
+        assert (await alice.get(url)).status_code == 200
+        assert (await alice.get(url)).status_code == 429
+
+    async_to_sync(crowd)()
 
 
 def test_the_lobby_of_the_demo_data_shows_every_game_in_both_currencies(settings):

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The web server, as `make run` starts it (and as the live-stream test starts it): Django under
+# ASGI in uvicorn, WEB_WORKERS processes (2) on HOST:PORT (127.0.0.1:8000).
+#
+# The live tables' event streams are asynchronous views: an open stream waits in the worker's
+# event loop and holds no thread, so hundreds of open pages leave the site answering. Every
+# other view runs on a thread of its own per request. Under ASGI a kept-open database
+# connection would belong to that thread, which ends with the request: each request closes its
+# connection (DB_CONN_MAX_AGE=0).
+#
+# uvicorn must not take the client's address from X-Forwarded-For (it trusts 127.0.0.1 by
+# default, and `make run` serves on 127.0.0.1): the application reads that header only from
+# the NUM_PROXIES proxies configured (casino.throttling).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DB_CONN_MAX_AGE="${DB_CONN_MAX_AGE:-0}"
+exec .venv/bin/uvicorn casino.asgi:application \
+  --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
+  --no-proxy-headers --timeout-graceful-shutdown 5

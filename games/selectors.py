@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -14,7 +14,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
-from payouts.models import AccountKind, LedgerEntry
+from payouts.models import AccountKind, ChangeStatus, LedgerEntry
 
 from .engine import joker_draw
 from .models import (
@@ -24,6 +24,7 @@ from .models import (
     RoundStatus,
     Seat,
     SeatStatus,
+    SettlementCorrection,
     Table,
     TableLimits,
     TableStatus,
@@ -211,6 +212,17 @@ def box_settlements(
     if max_amount is not None:
         settlements = settlements.filter(total_result__lte=max_amount)
     return settlements.order_by("-settled_at", "-round_id", "box")
+
+
+def approved_corrections(round_ids: Iterable[int]) -> dict[tuple[int, int], Decimal]:
+    """What approved settlement corrections added to each box (round id, box) of the rounds."""
+    totals: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    for correction in SettlementCorrection.objects.filter(
+        round_id__in=list(round_ids), status=ChangeStatus.APPROVED
+    ):
+        for box, amount in correction.box_amounts().items():
+            totals[correction.round_id, box] += amount
+    return dict(totals)
 
 
 def round_ledger_entries(round_: Round) -> QuerySet[LedgerEntry]:

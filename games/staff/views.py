@@ -193,9 +193,13 @@ def approve_correction(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         corrections.approve_correction(correction, by=acting_user(request))
     except ChangeRefused as refused:
-        form = _correction_form(correction.round)
-        add_refusal(form, {f"correction {correction.pk}": str(refused)})
-        return _round_page(request, correction.round, VoidForm(), correction_form=form, status=400)
+        return _round_page(
+            request,
+            correction.round,
+            VoidForm(),
+            refusal=f"correction {correction.pk}: {refused}",
+            status=400,
+        )
     messages.success(request, f"Correction {correction.pk} is approved and posted.")
     return redirect("staff:round", pk=correction.round_id)
 
@@ -220,6 +224,7 @@ def _round_page(
     void_form: VoidForm,
     *,
     correction_form: CorrectionForm | None = None,
+    refusal: str = "",
     status: int = 200,
 ) -> HttpResponse:
     """The round's history, cards, payouts and ledger entries, and whether its replay and its
@@ -251,6 +256,7 @@ def _round_page(
         and round_.player_id is not None
         and request.user.has_perm(PROPOSE_CORRECTIONS),
         "may_approve_corrections": request.user.has_perm(APPROVE_CORRECTIONS),
+        "correction_refusal": refusal,
     }
     return render(request, "staff/round.html", context, status=status)
 

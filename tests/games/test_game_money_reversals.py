@@ -106,9 +106,7 @@ GAME_MONEY = (
 
 
 @pytest.mark.parametrize("kind", GAME_MONEY)
-def test_one_person_cannot_reverse_game_money(
-    kind, funded_player, joker_table, stud_table, pit
-):
+def test_one_person_cannot_reverse_game_money(kind, funded_player, joker_table, stud_table, pit):
     original = game_transaction(kind, funded_player, joker_table, stud_table)
     posted, wallet = LedgerTransaction.objects.count(), balance(funded_player)
     with pytest.raises(LedgerError) as refused:
@@ -140,9 +138,7 @@ def test_the_admin_offers_no_reversal_of_game_money_and_still_of_a_cage_mistake(
     assert "Reverse this transaction" in page.content.decode()
 
 
-def test_a_live_round_whose_stake_reversal_was_refused_plays_on(
-    funded_player, joker_table, pit
-):
+def test_a_live_round_whose_stake_reversal_was_refused_plays_on(funded_player, joker_table, pit):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
     )
@@ -351,9 +347,7 @@ def test_a_stud_hand_whose_ante_was_reversed_is_still_voided(players, stud_table
 
 
 @pytest.mark.parametrize("exchanges", [0, 1, 2])
-def test_a_joker_draw_round_is_voided_at_every_decision(
-    exchanges, funded_player, joker_table, pit
-):
+def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player, joker_table, pit):
     """JD-5, JD-6: before the first decision, after one exchange and after two."""
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"), D("0.30"))]
@@ -403,9 +397,7 @@ def test_a_stud_hand_is_voided_on_every_street(street, players, stud_table, pit,
 
 
 @pytest.mark.parametrize("street", [s.value for s in drawmaha_engine.Street if s.value != "over"])
-def test_a_drawmaha_hand_is_voided_on_every_street(
-    street, players, drawmaha_table, pit, settings
-):
+def test_a_drawmaha_hand_is_voided_on_every_street(street, players, drawmaha_table, pit, settings):
     seat_everyone(drawmaha, drawmaha_table, players[:2], settings, "DRAWMAHA_HAND_PAUSE_SECONDS")
     hand = running(drawmaha_table)
     play_passively(drawmaha, drawmaha_engine, drawmaha_table, street)

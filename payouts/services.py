@@ -596,6 +596,7 @@ def draft_editors(change: MakerCheckerChange) -> tuple[set[int], bool]:
     """
     event_model = apps.get_model(change._meta.app_label, f"{change._meta.object_name}Event")
     events = list(event_model.objects.filter(pgh_obj_id=change.pk).select_related("pgh_context"))
+    proposal = next((e.pgh_context_id for e in events if e.pgh_label == "insert"), None)
     if isinstance(change, PaytableVersion):
         line_event = apps.get_model("payouts", "PaytableLineEvent")
         # A line that ever belonged to the draft: its moves away from it count too.
@@ -603,7 +604,6 @@ def draft_editors(change: MakerCheckerChange) -> tuple[set[int], bool]:
         events += line_event.objects.filter(
             Q(version_id=change.pk) | Q(pgh_obj_id__in=lines)
         ).select_related("pgh_context")
-    proposal = next((e.pgh_context_id for e in events if e.pgh_label == "insert"), None)
     editors: set[int] = set()
     unattributed = False
     for event in events:

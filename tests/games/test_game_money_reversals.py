@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from casino.roles import PLAYER
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.models import Round, RoundStatus, Seat, SettlementCorrection
@@ -30,6 +31,7 @@ from payouts.models import (
 )
 from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused, LedgerError, Posting
+from tests.conftest import make_user
 from tests.games.test_voids import assert_next_hand_dealt, running, seat_everyone
 
 D = Decimal
@@ -80,7 +82,7 @@ def legacy_reversal(original: LedgerTransaction, by) -> LedgerTransaction:
 # One person reverses game money: refused --------------------------------------------------------
 
 
-def game_transaction(kind: str, player, joker_table, stud_table) -> LedgerTransaction:
+def game_transaction(kind: str, player, joker_table, stud_table, pit) -> LedgerTransaction:
     if kind == "settlement of a lost round":
         return LedgerTransaction.objects.get(
             reference=f"round:{lost_round(player, joker_table).pk}:settle"
@@ -90,6 +92,8 @@ def game_transaction(kind: str, player, joker_table, stud_table) -> LedgerTransa
             player=player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
         )
         return LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open")
+    if kind == "rake of a finished hand":
+        return rake_of_a_passive_hand(stud_table, player, pit)
     seat = stud.join(player=player, table=stud_table, seat=1, buy_in=D("60.00"))
     if kind == "buy-in of a seated player":
         return LedgerTransaction.objects.get(reference=f"seat:{seat.pk}:buy-in")
@@ -97,17 +101,32 @@ def game_transaction(kind: str, player, joker_table, stud_table) -> LedgerTransa
     return LedgerTransaction.objects.get(reference=f"seat:{seat.pk}:cash-out")
 
 
+def rake_of_a_passive_hand(stud_table, player, pit) -> LedgerTransaction:
+    """ST-13: a stud hand of ``player`` and another, checked and called down to the showdown."""
+    other = make_user("opponent", PLAYER)
+    money.deposit(player=other, currency="USD", amount=D("100.00"), reason="cash", by=pit)
+    for number, user in enumerate((player, other), start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=D("60.00"))
+    for _ in range(100):
+        rake = LedgerTransaction.objects.filter(kind=TransactionKind.RAKE).first()
+        if rake is not None:
+            return rake
+        act_passively(stud, stud_engine, stud_table)
+    raise AssertionError("the hand took no rake")
+
+
 GAME_MONEY = (
     "settlement of a lost round",
     "stake of a live round",
     "buy-in of a seated player",
     "cash-out",
+    "rake of a finished hand",
 )
 
 
 @pytest.mark.parametrize("kind", GAME_MONEY)
 def test_one_person_cannot_reverse_game_money(kind, funded_player, joker_table, stud_table, pit):
-    original = game_transaction(kind, funded_player, joker_table, stud_table)
+    original = game_transaction(kind, funded_player, joker_table, stud_table, pit)
     posted, wallet = LedgerTransaction.objects.count(), balance(funded_player)
     with pytest.raises(LedgerError) as refused:
         money.reverse_transaction(original, reason="player complained", by=pit)
@@ -366,23 +385,22 @@ def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player
     assert_ledger_passes()
 
 
+def act_passively(service, engine, table) -> None:
+    """The player to act in the running hand checks, calls, stands pat or shows."""
+    hand = service.Hand.from_json(running(table).engine_state)
+    state = hand.state
+    player = Seat.objects.get(table=table, number=hand.seats[state.to_act], status="seated").player
+    options = {getattr(o, "kind", None) or o.choice for o in engine.legal_actions(state)}
+    kind = next(k for k in ("exchange", "check", "call", "bring_in", "show") if k in options)
+    service.act(player=player, table=table, action=kind)
+
+
 def play_passively(service, engine, table, street: str) -> None:
-    """Check, call or stand pat until the running hand reaches ``street``."""
+    """Play passively until the running hand reaches ``street``."""
     for _ in range(100):
-        state = service.Hand.from_json(running(table).engine_state).state
-        if state.street == street:
+        if service.Hand.from_json(running(table).engine_state).state.street == street:
             return
-        hand = service.Hand.from_json(running(table).engine_state)
-        player = Seat.objects.get(
-            table=table, number=hand.seats[state.to_act], status="seated"
-        ).player
-        options = {getattr(o, "kind", None) or o.choice for o in engine.legal_actions(state)}
-        for kind in ("exchange", "check", "call", "bring_in", "show"):
-            if kind in options:
-                service.act(player=player, table=table, action=kind)
-                break
-        else:
-            raise AssertionError(f"no passive action among {options}")
+        act_passively(service, engine, table)
     raise AssertionError(f"the hand never reached {street}")
 
 

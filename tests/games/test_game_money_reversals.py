@@ -422,3 +422,33 @@ def test_a_drawmaha_hand_is_voided_on_every_street(street, players, drawmaha_tab
     void_round(hand, by=pit, reason="fault")
     assert_next_hand_dealt(drawmaha_table, hand, drawmaha.Hand, D("60.00"))
     assert_ledger_passes()
+
+
+def test_only_pit_staff_propose_and_approve_corrections_on_the_staff_pages(
+    funded_player, joker_table, pit, auditor
+):
+    round_ = lost_round(funded_player, joker_table)
+    form = {"box_1": "0.30", "reason": "misread"}
+    for outsider in (funded_player, auditor):
+        page = logged_in(outsider).post(f"/staff/rounds/{round_.pk}/corrections/", form)
+        assert page.status_code == 403
+    correction = corrections.propose_correction(
+        round_, amounts={1: D("0.30")}, reason="misread", by=pit
+    )
+    for outsider in (funded_player, auditor):
+        page = logged_in(outsider).post(f"/staff/corrections/{correction.pk}/approve/")
+        assert page.status_code == 403
+    correction.refresh_from_db()
+    assert correction.status == ChangeStatus.DRAFT
+
+
+def test_a_refused_proposal_on_the_staff_page_is_a_400_naming_the_field(
+    funded_player, joker_table, pit
+):
+    round_ = lost_round(funded_player, joker_table)
+    page = logged_in(pit).post(
+        f"/staff/rounds/{round_.pk}/corrections/", {"box_1": "0.00", "reason": "misread"}
+    )
+    assert page.status_code == 400
+    assert "must be a non-zero amount in whole cents" in page.content.decode()
+    assert not SettlementCorrection.objects.exists()

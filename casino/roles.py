@@ -24,6 +24,7 @@ _AUDITED_MODELS = (
     "games.roundevent",
     "games.boxsettlement",
     "games.seat",
+    "games.settlementcorrection",
     "payouts.account",
     "payouts.ledgertransaction",
     "payouts.ledgerentry",
@@ -33,6 +34,7 @@ _AUDITED_MODELS = (
     "payouts.rtprun",
     "payouts.rtpobservation",
     "payouts.reconciliationreport",
+    "payouts.reversalproposal",
     "pghistory.events",
     "pghistory.context",
 )
@@ -60,6 +62,9 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "payouts.paytableline.delete",
         "payouts.ledgertransaction.cage_transaction",
         "payouts.ledgertransaction.reverse_transaction",
+        "payouts.reversalproposal.approve_reversalproposal",
+        "games.settlementcorrection.add",
+        "games.settlementcorrection.approve_settlementcorrection",
     ),
     ADMIN: (),  # administrators are superusers
 }

@@ -24,10 +24,12 @@ from .models import (
     RoundEvent,
     RoundStatus,
     Seat,
+    SettlementCorrection,
     Table,
     TableLimits,
     TableStatus,
 )
+from .services import corrections
 from .services import tables as services
 
 
@@ -269,3 +271,30 @@ class SeatAdmin(ReadOnlyAdmin):
     list_filter = ("status", "table")
     search_fields = ("player__username",)
     list_select_related = ("table", "player")
+
+
+@admin.register(SettlementCorrection)
+class SettlementCorrectionAdmin(ReadOnlyAdmin):
+    """Settlement corrections, proposed on a round's staff page and approved by a second staff
+    member (here or there)."""
+
+    list_display = ("__str__", "status", "amounts", "reason", "proposed_by", "approved_by")
+    list_filter = ("status",)
+    fields = (
+        "round", "amounts", "status", "reason", "proposed_by", "proposed_at", "approved_by",
+        "approved_at", "transaction",
+    )  # fmt: skip
+    actions = ("approve",)
+
+    @admin.action(description="Approve the selected corrections", permissions=["approve"])
+    def approve(self, request: HttpRequest, drafts: QuerySet[SettlementCorrection]) -> None:
+        for correction in drafts:
+            try:
+                corrections.approve_correction(correction, by=acting_user(request))
+            except ChangeRefused as refused:
+                self.message_user(request, f"{correction}: {refused}", messages.ERROR)
+            else:
+                self.message_user(request, f"{correction}: posted.", messages.SUCCESS)
+
+    def has_approve_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.approve_settlementcorrection")

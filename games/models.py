@@ -6,6 +6,7 @@ takes effect only when another approves it, and every version stays on record.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import ClassVar
 
 import pghistory
@@ -14,7 +15,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from payouts.models import Currency, MakerCheckerChange, Paytable, PaytableVersion, money_field
+from payouts.models import (
+    Currency,
+    LedgerTransaction,
+    MakerCheckerChange,
+    Paytable,
+    PaytableVersion,
+    money_field,
+)
 
 
 class Game(models.TextChoices):
@@ -370,3 +378,36 @@ class BoxSettlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} box {self.box}: {self.total_result}"
+
+
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
+class SettlementCorrection(MakerCheckerChange):
+    """A settled joker draw round's payout put right: what each box's player gets on top of the
+    settlement (negative: gives back), proposed by one staff member and approved by another.
+
+    The round and its payout records stay as played; the correction is posted as a ledger
+    transaction of the round, shown beside the payout record and by the replay.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="corrections")
+    # {"box": "signed amount"}, e.g. {"1": "2.40", "2": "-0.60"}.
+    amounts = models.JSONField()
+    transaction = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-proposed_at",)
+        permissions = [("approve_settlementcorrection", "Can approve a settlement correction")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
+                name="correction_approver_is_not_proposer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"correction of {self.round} ({self.get_status_display()})"
+
+    def box_amounts(self) -> dict[int, Decimal]:
+        return {int(box): Decimal(amount) for box, amount in self.amounts.items()}

@@ -25,7 +25,7 @@ from games.models import Game, Round, RoundStatus, TableLimits
 from games.services import drawmaha as drawmaha_service
 from games.services.peer_tables import from_cents
 from games.services.stud import ACTIONS, SERVICE_EVENTS, Hand, engine_table
-from payouts.models import AccountKind, LedgerEntry
+from payouts.models import AccountKind, ChangeStatus, LedgerEntry, LedgerTransaction
 
 
 @dataclass
@@ -33,6 +33,8 @@ class ReplayReport:
     round_id: int
     mismatches: list[str] = field(default_factory=list)
     events_checked: int = 0
+    # Approved settlement corrections, described: the round as played plus these is what paid.
+    corrections: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -52,10 +54,25 @@ def _decision(event: dict[str, Any], kind: str) -> joker_draw.Action | None:
 def replay_round(round_: Round) -> ReplayReport:
     """Replay a round of any game that has one."""
     if round_.table.game == Game.SEVEN_CARD_STUD:
-        return replay_stud(round_)
-    if round_.table.game == Game.DRAWMAHA:
-        return replay_drawmaha(round_)
-    return replay_joker_draw(round_)
+        report = replay_stud(round_)
+    elif round_.table.game == Game.DRAWMAHA:
+        report = replay_drawmaha(round_)
+    else:
+        report = replay_joker_draw(round_)
+    _check_reversals(report, round_)
+    return report
+
+
+def _check_reversals(report: ReplayReport, round_: Round) -> None:
+    """A round's money is never reversed: a reversal of one of its transactions (posted before
+    that rule) paid what neither the round nor its payout records show."""
+    for reversal in LedgerTransaction.objects.filter(
+        reverses__reference__startswith=f"round:{round_.pk}:"
+    ):
+        report.mismatches.append(
+            f"transaction #{reversal.reverses_id} of the round was reversed by #{reversal.pk} "
+            "outside the round"
+        )
 
 
 def _revealed(round_: Round, report: ReplayReport) -> bool:
@@ -133,12 +150,22 @@ def _compare_payouts(report: ReplayReport, round_: Round, state: joker_draw.Roun
         if expected != stored:
             report.mismatches.append(f"box {result.box}: replayed {expected}, recorded {stored}")
     net = sum((r.total for r in state.results), Decimal(0))
+    for correction in round_.corrections.filter(status=ChangeStatus.APPROVED).order_by("pk"):
+        amounts = correction.box_amounts()
+        net += sum(amounts.values(), Decimal(0))
+        per_box = ", ".join(f"box {box} {amount:+.2f}" for box, amount in sorted(amounts.items()))
+        report.corrections.append(
+            f"correction {correction.pk} ({per_box}) approved by {correction.approved_by}: "
+            f"{correction.reason}"
+        )
     ledger_net = LedgerEntry.objects.filter(
         transaction__reference__startswith=f"round:{round_.pk}:",
         account__kind=AccountKind.PLAYER_WALLET,
     ).aggregate(total=Sum("amount"))["total"] or Decimal(0)
     if ledger_net != net:
-        report.mismatches.append(f"the player's ledger net is {ledger_net}, the replay says {net}")
+        report.mismatches.append(
+            f"the player's ledger net is {ledger_net}, the replay and its corrections say {net}"
+        )
 
 
 def replay_stud(round_: Round) -> ReplayReport:

@@ -14,7 +14,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
-from payouts.models import AccountKind, LedgerEntry
+from payouts.models import AccountKind, ChangeStatus, LedgerEntry
 
 from .alerts import CatchUpFailure, catch_up_failures
 from .engine import joker_draw
@@ -25,6 +25,7 @@ from .models import (
     RoundStatus,
     Seat,
     SeatStatus,
+    SettlementCorrection,
     Table,
     TableLimits,
     TableStatus,
@@ -216,6 +217,17 @@ def box_settlements(
     if max_amount is not None:
         settlements = settlements.filter(total_result__lte=max_amount)
     return settlements.order_by("-settled_at", "-round_id", "box")
+
+
+def approved_corrections(round_ids: Iterable[int]) -> dict[tuple[int, int], Decimal]:
+    """What approved settlement corrections added to each box (round id, box) of the rounds."""
+    totals: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    for correction in SettlementCorrection.objects.filter(
+        round_id__in=list(round_ids), status=ChangeStatus.APPROVED
+    ):
+        for box, amount in correction.box_amounts().items():
+            totals[correction.round_id, box] += amount
+    return dict(totals)
 
 
 def round_ledger_entries(round_: Round) -> QuerySet[LedgerEntry]:

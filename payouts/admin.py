@@ -39,9 +39,11 @@ from .models import (
     PaytableLine,
     PaytableVersion,
     ReconciliationReport,
+    ReversalProposal,
     RtpObservation,
     RtpRun,
     RtpRunStatus,
+    TransactionKind,
 )
 
 
@@ -81,6 +83,21 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
     readonly_fields = ("kind", "reason", "reference", "reverses", "created_by", "created_at")
     change_list_template = "admin/payouts/ledgertransaction/change_list.html"
     change_form_template = "admin/payouts/ledgertransaction/change_form.html"
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # Offered for cage mistakes and house funding only: game money is never reversed.
+        original = LedgerTransaction.objects.filter(pk=object_id).first()
+        kinds = (*services.CAGE_KINDS, TransactionKind.HOUSE_FUNDING)
+        reversible = original is not None and original.kind in kinds
+        return super().change_view(
+            request, object_id, form_url, {**(extra_context or {}), "reversible": reversible}
+        )
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view
@@ -137,34 +154,82 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
         return TemplateResponse(request, "admin/payouts/cage_form.html", context)
 
     def reverse_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """One person reverses a cage mistake; house funding is only proposed here, for a second
+        staff member to approve; game money is refused (voids and settlement corrections)."""
         if not request.user.has_perm("payouts.reverse_transaction"):
             raise PermissionDenied
         original = LedgerTransaction.objects.filter(pk=pk).first()
         if original is None:
             raise Http404(f"There is no transaction #{pk}.")
         form = ReverseForm(request.POST or None)
+        house_funding = original.kind == TransactionKind.HOUSE_FUNDING
         if request.method == "POST" and form.is_valid():
+            reason, by = form.cleaned_data["reason"], acting_user(request)
             try:
-                txn = services.reverse_transaction(
-                    original, reason=form.cleaned_data["reason"], by=acting_user(request)
-                )
+                if house_funding:
+                    proposal = services.propose_house_reversal(original, reason=reason, by=by)
+                else:
+                    txn = services.reverse_transaction(original, reason=reason, by=by)
             except services.LedgerError as refused:
-                form.add_error(None, refused.message)
+                form.add_error(None, f"{refused.message} [{refused.code}]")
             else:
+                if house_funding:
+                    self.message_user(
+                        request,
+                        f"The reversal of transaction #{pk} is proposed; another staff member "
+                        "approves it.",
+                        messages.SUCCESS,
+                    )
+                    return HttpResponseRedirect(
+                        reverse("admin:payouts_reversalproposal_change", args=[proposal.pk])
+                    )
                 self.message_user(
                     request, f"Transaction #{pk} reversed by #{txn.pk}.", messages.SUCCESS
                 )
                 return HttpResponseRedirect(
                     reverse("admin:payouts_ledgertransaction_change", args=[txn.pk])
                 )
+        verb = "Propose the reversal of" if house_funding else "Reverse"
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Reverse transaction #{pk}",
+            "title": f"{verb} transaction #{pk}",
             "form": form,
             "original": original,
             "opts": self.model._meta,
         }
-        return TemplateResponse(request, "admin/payouts/cage_form.html", context)
+        # A refusal is a 4xx, as everywhere else.
+        status = 400 if form.errors else 200
+        return TemplateResponse(request, "admin/payouts/cage_form.html", context, status=status)
+
+
+@admin.register(ReversalProposal)
+class ReversalProposalAdmin(ReadOnlyAdmin):
+    """Reversals of house money awaiting a second staff member, and those approved."""
+
+    list_display = ("__str__", "status", "reason", "proposed_by", "approved_by", "reversal")
+    list_filter = ("status",)
+    fields = (
+        "original", "status", "reason", "proposed_by", "proposed_at", "approved_by",
+        "approved_at", "reversal",
+    )  # fmt: skip
+    actions = ("approve",)
+
+    @admin.action(description="Approve the selected reversals", permissions=["approve"])
+    def approve(self, request: HttpRequest, proposals: QuerySet[ReversalProposal]) -> None:
+        for proposal in proposals:
+            try:
+                services.approve_house_reversal(proposal, by=acting_user(request))
+            except services.ChangeRefused as refused:
+                self.message_user(request, f"{proposal}: {refused}", messages.ERROR)
+            except services.LedgerError as refused:
+                self.message_user(
+                    request, f"{proposal}: {refused.message} [{refused.code}]", messages.ERROR
+                )
+            else:
+                self.message_user(request, f"{proposal}: posted.", messages.SUCCESS)
+
+    def has_approve_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("payouts.approve_reversalproposal")
 
 
 class PaytableVersionInline(ReadOnlyInline):

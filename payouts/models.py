@@ -117,6 +117,8 @@ class TransactionKind(models.TextChoices):
     SETTLEMENT = "settlement", "Settlement"
     RAKE = "rake", "Rake"
     REVERSAL = "reversal", "Reversal"
+    # A settled round's payout put right, proposed by one staff member and approved by another.
+    CORRECTION = "correction", "Settlement correction"
 
 
 @pgtrigger.register(
@@ -239,6 +241,32 @@ class MakerCheckerChange(models.Model):
 
     class Meta:
         abstract = True
+
+
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
+class ReversalProposal(MakerCheckerChange):
+    """A reversal that moves house money (house funding): posted only once a second staff
+    member approves it."""
+
+    original = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="reversal_proposals"
+    )
+    reversal = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-proposed_at",)
+        permissions = [("approve_reversalproposal", "Can approve a reversal of house money")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
+                name="reversal_approver_is_not_proposer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"reversal of transaction #{self.original_id} ({self.get_status_display()})"
 
 
 class PaytableKind(models.TextChoices):

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import pghistory
+from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -31,10 +32,12 @@ from .models import (
     ChangeStatus,
     LedgerEntry,
     LedgerTransaction,
+    MakerCheckerChange,
     Paytable,
     PaytableCategory,
     PaytableLine,
     PaytableVersion,
+    ReversalProposal,
     TransactionKind,
     largest_amount,
 )
@@ -432,15 +435,60 @@ def fund_house(
     )
 
 
+# Transactions one staff member may reverse alone: cash keyed wrongly at the cage, which moves
+# money only between the cage and a player's wallet.
+CAGE_KINDS = (TransactionKind.DEPOSIT, TransactionKind.WITHDRAWAL)
+_CAGE_ACCOUNTS = (AccountKind.CAGE, AccountKind.PLAYER_WALLET)
+
+
 def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -> LedgerTransaction:
-    """Correct a mistake the only way the ledger allows: an equal and opposite transaction."""
+    """Correct a cage mistake the only way the ledger allows: an equal and opposite transaction.
+
+    Only a deposit or withdrawal keyed wrongly is reversed by one person. Game money (stakes,
+    settlements, buy-ins, cash-outs, rake) is never reversed: a round in play is voided, a
+    settled round is corrected by a settlement correction a second staff member approves.
+    House funding is reversed only through a proposal a second staff member approves.
+    """
+    entries = _reversible_entries(original)
+    if original.kind == TransactionKind.HOUSE_FUNDING:
+        raise LedgerError(
+            f"Transaction #{original.pk} moves house money: its reversal is proposed by one "
+            "staff member and approved by another (separation of duties).",
+            field="transaction",
+            code="house_money_needs_second_person",
+        )
+    if original.kind not in CAGE_KINDS or any(
+        e.account.kind not in _CAGE_ACCOUNTS for e in entries
+    ):
+        raise LedgerError(
+            f"Transaction #{original.pk} is game money ({original.get_kind_display()}): it is "
+            "never reversed; void the round in play, or propose a settlement correction for a "
+            "second staff member to approve.",
+            field="transaction",
+            code="game_money_not_reversible",
+        )
+    return _post_reversal(original, entries, reason=reason, by=by)
+
+
+def _reversible_entries(original: LedgerTransaction) -> list[LedgerEntry]:
     if original.kind == TransactionKind.REVERSAL:
         raise LedgerError(
-            "A reversal is not reversed; post a new transaction instead.", field="transaction"
+            "A reversal is not reversed; post a new transaction instead.",
+            field="transaction",
+            code="reversal_not_reversible",
         )
     if LedgerTransaction.objects.filter(reverses=original).exists():
-        raise LedgerError(f"Transaction #{original.pk} is already reversed.", field="transaction")
-    entries = list(original.entries.select_related("account"))
+        raise LedgerError(
+            f"Transaction #{original.pk} is already reversed.",
+            field="transaction",
+            code="already_reversed",
+        )
+    return list(original.entries.select_related("account"))
+
+
+def _post_reversal(
+    original: LedgerTransaction, entries: list[LedgerEntry], *, reason: str, by: User
+) -> LedgerTransaction:
     return post_transaction(
         kind=TransactionKind.REVERSAL,
         postings=[Posting(e.account, -e.amount) for e in entries],
@@ -448,6 +496,54 @@ def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -
         created_by=by,
         reverses=original,
     )
+
+
+def propose_house_reversal(
+    original: LedgerTransaction, *, reason: str, by: User
+) -> ReversalProposal:
+    """A reversal of house funding, to be approved by a second staff member."""
+    entries = _reversible_entries(original)
+    if original.kind != TransactionKind.HOUSE_FUNDING or any(
+        e.account.kind not in (AccountKind.CAGE, AccountKind.HOUSE_BANKROLL) for e in entries
+    ):
+        raise LedgerError(
+            f"Transaction #{original.pk} is not house funding: only house funding is reversed "
+            "by a proposal.",
+            field="transaction",
+            code="not_house_funding",
+        )
+    reason = _required_reason(reason)
+    with pghistory.context(user=by.pk, reason=reason), transaction.atomic():
+        LedgerTransaction.objects.select_for_update().get(pk=original.pk)
+        if original.reversal_proposals.filter(status=ChangeStatus.DRAFT).exists():
+            raise LedgerError(
+                f"A reversal of transaction #{original.pk} already awaits approval.",
+                field="transaction",
+                code="reversal_already_proposed",
+            )
+        return ReversalProposal.objects.create(original=original, reason=reason, proposed_by=by)
+
+
+def approve_house_reversal(proposal: ReversalProposal, *, by: User) -> ReversalProposal:
+    """Post a proposed reversal of house funding: by anyone but who proposed or changed it."""
+    with pghistory.context(user=by.pk, reason=f"approve {proposal}"), transaction.atomic():
+        proposal = (
+            ReversalProposal.objects.select_for_update(of=("self",))
+            .select_related("original")
+            .get(pk=proposal.pk)
+        )
+        errors = check_approver(proposal, by)
+        if errors:
+            raise ChangeRefused(errors)
+        entries = _reversible_entries(proposal.original)
+        proposal.reversal = _post_reversal(
+            proposal.original, entries, reason=proposal.reason, by=by
+        )
+        proposal.status = ChangeStatus.APPROVED
+        proposal.approved_by = by
+        proposal.approved_at = timezone.now()
+        proposal.save(update_fields=["reversal", "status", "approved_by", "approved_at"])
+    return proposal
 
 
 def _required_reason(reason: str) -> str:
@@ -493,12 +589,58 @@ def propose_paytable_version(
     return version
 
 
-def check_approver(status: str, proposed_by_id: int | None, by: User) -> dict[str, str]:
-    if status != ChangeStatus.DRAFT:
-        return {"status": f"Only a draft can be approved; this one is {status}."}
-    if proposed_by_id == by.pk:
+def check_approver(change: MakerCheckerChange, by: User) -> dict[str, str]:
+    """Whether ``by`` may approve ``change``: a draft, neither proposed nor changed by them since.
+
+    Who changed a draft is read from the history the database triggers record for every path
+    (admin forms and inlines, staff pages, services, raw SQL): no path can leave a change out.
+    """
+    if change.status != ChangeStatus.DRAFT:
+        return {"status": f"Only a draft can be approved; this one is {change.status}."}
+    if change.proposed_by_id == by.pk:
         return {
             "approved_by": "The staff member who proposed a change cannot approve it "
             "(separation of duties)."
         }
+    editors, unattributed = draft_editors(change)
+    if by.pk in editors:
+        return {
+            "approved_by": "You changed this draft after it was proposed: whoever changes a "
+            "draft cannot approve it (separation of duties)."
+        }
+    if unattributed:
+        return {
+            "approved_by": "This draft was changed by someone the history does not name, so "
+            "nobody can be shown to be a second person; propose a new version "
+            "(separation of duties)."
+        }
     return {}
+
+
+def draft_editors(change: MakerCheckerChange) -> tuple[set[int], bool]:
+    """Everyone who changed ``change`` (or, for a paytable version, its lines) after it was
+    proposed, by user id, and whether any such change names nobody.
+
+    The proposal is the context of the draft's insert event: its lines are written in it too.
+    """
+    event_model = apps.get_model(change._meta.app_label, f"{change._meta.object_name}Event")
+    events = list(event_model.objects.filter(pgh_obj_id=change.pk).select_related("pgh_context"))
+    proposal = next((e.pgh_context_id for e in events if e.pgh_label == "insert"), None)
+    if isinstance(change, PaytableVersion):
+        line_event = apps.get_model("payouts", "PaytableLineEvent")
+        # A line that ever belonged to the draft: its moves away from it count too.
+        lines = line_event.objects.filter(version_id=change.pk).values("pgh_obj_id")
+        events += line_event.objects.filter(
+            Q(version_id=change.pk) | Q(pgh_obj_id__in=lines)
+        ).select_related("pgh_context")
+    editors: set[int] = set()
+    unattributed = False
+    for event in events:
+        if proposal is not None and event.pgh_context_id == proposal:
+            continue
+        user = event.pgh_context.metadata.get("user") if event.pgh_context else None
+        if user is None:
+            unattributed = True
+        else:
+            editors.add(int(user))
+    return editors, unattributed

@@ -60,10 +60,10 @@ def approve_limits(limits: TableLimits, *, by: User) -> TableLimits:
     """Approve a draft; it is checked again, since the paytables it names may have changed."""
     with pghistory.context(user=by.pk, reason=f"approve {limits}"), transaction.atomic():
         limits = TableLimits.objects.select_for_update().select_related("table").get(pk=limits.pk)
-        errors = check_approver(limits.status, limits.proposed_by_id, by)
-        if not errors:
+        errors = check_approver(limits, by)
+        if limits.status == ChangeStatus.DRAFT:
             values = {name: getattr(limits, name) for name in GAME_FIELDS[limits.table.game]}
-            errors = validate_limits(limits.table.game, values)
+            errors = {**validate_limits(limits.table.game, values), **errors}
         if errors:
             raise ChangeRefused(errors)
         _mark_approved(limits, by)
@@ -79,9 +79,10 @@ def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableV
             .select_related("paytable")
             .get(pk=version.pk)
         )
-        errors = check_approver(version.status, version.proposed_by_id, by)
-        if not errors:
-            errors = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
+        errors = check_approver(version, by)
+        if version.status == ChangeStatus.DRAFT:
+            content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
+            errors = {**content, **errors}
         if errors:
             raise ChangeRefused(errors)
         _mark_approved(version, by)

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from games.engine.common import Event
@@ -60,7 +60,7 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
             raise ChangeRefused(
                 {
                     "round": f"{round_} is settled: a settled round cannot be voided; "
-                    "correct its payout with a reversal."
+                    "propose a settlement correction for a second staff member to approve."
                 }
             )
         if table.game == Game.JOKER_DRAW:
@@ -97,11 +97,14 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
 
 
 def _round_total(round_: Round, kind: str) -> Decimal:
-    """What the round's own postings moved on the house account of ``kind``."""
+    """What the round's own postings, net of any reversal of them, hold on the house account of
+    ``kind``. Game money is not reversed any more, but a reversal posted before that rule must
+    not keep the round from being voided."""
+    of_round = Q(transaction__reference__startswith=f"round:{round_.pk}:") | Q(
+        transaction__reverses__reference__startswith=f"round:{round_.pk}:"
+    )
     total = LedgerEntry.objects.filter(
-        transaction__reference__startswith=f"round:{round_.pk}:",
-        account__kind=kind,
-        account__owner__isnull=True,
+        of_round, account__kind=kind, account__owner__isnull=True
     ).aggregate(total=Sum("amount"))["total"]
     return total or Decimal("0.00")
 
@@ -153,8 +156,8 @@ def _peer_pot(
     committed = [peer_tables.from_cents(chips.committed) for chips in hand.state.chips]
     pot = house_account(AccountKind.STAKES_IN_PLAY, table.currency)
     in_pot = _round_total(round_, AccountKind.STAKES_IN_PLAY)
-    if sum(committed, Decimal(0)) != in_pot:
-        # The engine and the ledger must agree before any money moves back.
+    if in_pot > sum(committed, Decimal(0)):
+        # The ledger must never hold more than the hand says is in the pot.
         raise ValueError(f"{round_}: the hand commits {sum(committed)}, the ledger holds {in_pot}")
     # By sitting: a player who left the hand and sat down again has a new stack of their own.
     seats = {
@@ -165,20 +168,23 @@ def _peer_pot(
     }
     postings = [Posting(pot, -in_pot)]
     returned: dict[str, str] = {}
-    to_stacks = Decimal(0)
+    to_wallets = Decimal(0)
     leavers: list[Seat] = []
     for seat_id, player_id, amount in zip(hand.seat_ids, hand.players, committed, strict=True):
         seating = seats.get(seat_id)
         if seating is None:  # cashed out after folding: the chips go to the wallet
             player = User.objects.get(pk=player_id)
             postings.append(Posting(wallet(player, table.currency), amount))
+            to_wallets += amount
         else:
             player = seating.player
             seating.chips += amount
-            to_stacks += amount
             if seating.status == SeatStatus.LEAVING:
                 leavers.append(seating)
         returned[player.username] = f"{amount:.2f}"
-    postings.append(Posting(peer_tables.table_chips(table), to_stacks))
+    # Every committed chip goes back, and the table chips account ends equal to the stacks: what
+    # the pot holds, less what goes to wallets (a stake reversed before reversals of game money
+    # were refused is already back on that account).
+    postings.append(Posting(peer_tables.table_chips(table), in_pot - to_wallets))
     Seat.objects.bulk_update(seats.values(), ["chips"])
     return returned, _transfer(round_, postings, by, reason), leavers

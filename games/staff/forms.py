@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
 
@@ -75,6 +76,32 @@ class VoidForm(forms.Form):
     reason = forms.CharField(
         max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
     )
+
+
+class CorrectionForm(forms.Form):
+    """A settlement correction: per settled box what its player gets on top of the settlement
+    (negative: gives back); boxes left empty are not corrected."""
+
+    reason = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
+    )
+
+    def __init__(self, boxes: Iterable[int], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for box in boxes:
+            self.fields[f"box_{box}"] = forms.DecimalField(
+                label=f"Box {box}",
+                required=False,
+                max_digits=MONEY_DIGITS,
+                decimal_places=MONEY_PLACES,
+            )
+
+    def amounts(self) -> dict[int, Decimal]:
+        return {
+            int(name.removeprefix("box_")): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("box_") and value is not None
+        }
 
 
 def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Form:

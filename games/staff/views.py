@@ -29,9 +29,22 @@ from casino.csv_export import csv_response
 from casino.permissions import acting_user
 from games.engine import fairness
 from games.limits import GAME_FIELDS
-from games.models import BoxSettlement, Round, RoundStatus, Table, TableLimits
+from games.models import (
+    BoxSettlement,
+    Round,
+    RoundStatus,
+    SettlementCorrection,
+    Table,
+    TableLimits,
+)
 from games.replay import replay_round
-from games.selectors import box_settlements, live_tables, round_ledger_entries
+from games.selectors import (
+    approved_corrections,
+    box_settlements,
+    live_tables,
+    round_ledger_entries,
+)
+from games.services import corrections
 from games.services import tables as table_services
 from games.services.voids import void_round
 from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVersion
@@ -47,6 +60,7 @@ from payouts.selectors import (
 from payouts.services import ChangeRefused, propose_paytable_version
 
 from .forms import (
+    CorrectionForm,
     PayoutFilterForm,
     PaytableVersionForm,
     TableStatusForm,
@@ -59,6 +73,8 @@ from .forms import (
 RUN_THE_PIT = "games.open_close_table"
 VOID_ROUNDS = "games.void_round"
 PROPOSE_LIMITS, APPROVE_LIMITS = "games.add_tablelimits", "games.approve_tablelimits"
+PROPOSE_CORRECTIONS = "games.add_settlementcorrection"
+APPROVE_CORRECTIONS = "games.approve_settlementcorrection"
 PROPOSE_PAYTABLES = "payouts.add_paytableversion"
 APPROVE_PAYTABLES = "payouts.approve_paytableversion"
 REVIEW_PAYOUTS = "games.view_boxsettlement"
@@ -147,6 +163,52 @@ def void(request: HttpRequest, pk: int) -> HttpResponse:
     return _round_page(request, round_, form, status=400)
 
 
+@require_POST
+@requires(PROPOSE_CORRECTIONS, *READ_ROUNDS)
+def propose_correction(request: HttpRequest, pk: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, pk=pk)
+    form = _correction_form(round_, request.POST)
+    if form.is_valid():
+        try:
+            corrections.propose_correction(
+                round_,
+                amounts=form.amounts(),
+                reason=form.cleaned_data["reason"],
+                by=acting_user(request),
+            )
+        except ChangeRefused as refused:
+            add_refusal(form, refused.errors)
+        else:
+            messages.success(
+                request, "The correction is proposed; another staff member approves it."
+            )
+            return redirect("staff:round", pk=round_.pk)
+    return _round_page(request, round_, VoidForm(), correction_form=form, status=400)
+
+
+@require_POST
+@requires(APPROVE_CORRECTIONS, *READ_ROUNDS)
+def approve_correction(request: HttpRequest, pk: int) -> HttpResponse:
+    correction = get_object_or_404(SettlementCorrection.objects.select_related("round"), pk=pk)
+    try:
+        corrections.approve_correction(correction, by=acting_user(request))
+    except ChangeRefused as refused:
+        return _round_page(
+            request,
+            correction.round,
+            VoidForm(),
+            refusal=f"correction {correction.pk}: {refused}",
+            status=400,
+        )
+    messages.success(request, f"Correction {correction.pk} is approved and posted.")
+    return redirect("staff:round", pk=correction.round_id)
+
+
+def _correction_form(round_: Round, data: Any = None) -> CorrectionForm:
+    boxes = round_.box_settlements.order_by("box").values_list("box", flat=True)
+    return CorrectionForm(boxes, data)
+
+
 # Round detail ----------------------------------------------------------------------------------
 
 
@@ -157,7 +219,13 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _round_page(
-    request: HttpRequest, round_: Round, void_form: VoidForm, *, status: int = 200
+    request: HttpRequest,
+    round_: Round,
+    void_form: VoidForm,
+    *,
+    correction_form: CorrectionForm | None = None,
+    refusal: str = "",
+    status: int = 200,
 ) -> HttpResponse:
     """The round's history, cards, payouts and ledger entries, and whether its replay and its
     commitment check out. A round still being played shows no cards and no seed (FS-7)."""
@@ -174,12 +242,21 @@ def _round_page(
         ]
         if over
         else [],
-        "settlements": BoxSettlement.objects.filter(round=round_).order_by("box"),
+        "settlements": _with_corrections(
+            BoxSettlement.objects.filter(round=round_).order_by("box")
+        ),
         "entries": round_ledger_entries(round_),
         "commitment_ok": over and fairness.commitment(round_.server_seed) == round_.commitment,
         "replay": replay_round(round_) if round_.status == RoundStatus.SETTLED else None,
         "void_form": void_form,
         "may_void": round_.status == RoundStatus.DECIDING and request.user.has_perm(VOID_ROUNDS),
+        "corrections": round_.corrections.select_related("proposed_by", "approved_by"),
+        "correction_form": correction_form or _correction_form(round_),
+        "may_correct": round_.status == RoundStatus.SETTLED
+        and round_.player_id is not None
+        and request.user.has_perm(PROPOSE_CORRECTIONS),
+        "may_approve_corrections": request.user.has_perm(APPROVE_CORRECTIONS),
+        "correction_refusal": refusal,
     }
     return render(request, "staff/round.html", context, status=status)
 
@@ -323,6 +400,7 @@ def payouts(request: HttpRequest) -> HttpResponse:
         return render(request, "staff/payouts.html", {"form": form}, status=400)
     filters = form.filters() if form.is_bound else {}
     page = Paginator(box_settlements(**filters), PAYOUTS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = _with_corrections(page.object_list)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
@@ -332,6 +410,15 @@ def payouts(request: HttpRequest) -> HttpResponse:
         "csv_url": f"{reverse('staff:payouts-csv')}?{query.urlencode()}",
     }
     return render(request, "staff/payouts.html", context)
+
+
+def _with_corrections(settlements: Iterable[BoxSettlement]) -> list[BoxSettlement]:
+    """The boxes, each with ``correction``: what approved settlement corrections added to it."""
+    boxes = list(settlements)
+    added = approved_corrections({box.round_id for box in boxes})
+    for box in boxes:
+        box.correction = added.get((box.round_id, box.box))  # type: ignore[attr-defined]
+    return boxes
 
 
 CSV_COLUMNS = (

@@ -161,6 +161,14 @@ ADMIN_MATRIX = [
     ("/admin/games/round/", {"player": 302, "pit": 200, "auditor": 200, "admin_user": 200}),
     ("/admin/games/boxsettlement/", {"player": 302, "pit": 200, "auditor": 200, "admin_user": 200}),
     ("/admin/games/seat/", {"player": 302, "pit": 200, "auditor": 200, "admin_user": 200}),
+    (
+        "/admin/games/settlementcorrection/",
+        {"player": 302, "pit": 200, "auditor": 200, "admin_user": 200},
+    ),
+    (
+        "/admin/payouts/reversalproposal/",
+        {"player": 302, "pit": 200, "auditor": 200, "admin_user": 200},
+    ),
     ("/admin/auth/user/", {"player": 302, "pit": 403, "auditor": 403, "admin_user": 200}),
 ]
 

@@ -23,6 +23,8 @@ class Command(BaseCommand):
             raise CommandError(f"There is no round {round_id}.")
         report = replay_round(round_)
         self.stdout.write(f"round {round_id} ({round_}): {report.events_checked} events checked")
+        for correction in report.corrections:
+            self.stdout.write(f"CORRECTED {correction}")
         for mismatch in report.mismatches:
             self.stdout.write(f"MISMATCH {mismatch}")
         if not report.ok:

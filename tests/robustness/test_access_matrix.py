@@ -112,6 +112,8 @@ def expected_post(route: Route, role: str) -> set[int]:
         return {403}  # only players play: staff and auditors move no stakes
     if path.endswith("/leave/"):
         return {200}  # the sample player is seated: an empty body is a whole request
+    if path.endswith("/show/"):
+        return {409}  # a whole request too, but the sample hand is still being played (ST-10)
     return {400}
 
 

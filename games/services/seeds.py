@@ -47,16 +47,16 @@ def checked_client_seed(client_seed: str) -> str:
     """The client seed if it is well formed, else a refusal naming the field (FS-2)."""
     if not isinstance(client_seed, str) or not CLIENT_SEED.fullmatch(client_seed):
         raise RoundRefused(
-            _(
-                "A client seed is 1 to 64 letters, digits, dots, underscores or hyphens."
-            ),
+            _("A client seed is 1 to 64 letters, digits, dots, underscores or hyphens."),
             field="client_seed",
             rule=CLIENT_SEED_RULE,
         )
     return client_seed
 
 
-def _new_pair(*, player: User | None = None, table: Table | None = None, client_seed: str = "") -> SeedPair:
+def _new_pair(
+    *, player: User | None = None, table: Table | None = None, client_seed: str = ""
+) -> SeedPair:
     server_seed = fairness.new_server_seed()
     return SeedPair.objects.create(
         player=player,
@@ -143,8 +143,12 @@ def table_pair(table: Table) -> SeedPair:
 def hand_client_seed(ready: Sequence[Seat]) -> str:
     """A peer hand's client seed: each dealt player's current client seed as
     ``{seat}={client seed}``, in seat order, joined by commas (e.g. ``1=lucky,4=3f9a``)."""
-    seeds = {pair.player_id: pair.client_seed for pair in map(current_pair, [s.player for s in ready])}
-    return ",".join(f"{s.number}={seeds[s.player_id]}" for s in sorted(ready, key=lambda s: s.number))
+    seeds = {
+        pair.player_id: pair.client_seed for pair in map(current_pair, [s.player for s in ready])
+    }
+    return ",".join(
+        f"{s.number}={seeds[s.player_id]}" for s in sorted(ready, key=lambda s: s.number)
+    )
 
 
 def deal_hand_seed(table: Table) -> SeedPair:

@@ -86,7 +86,7 @@ def test_a_player_signs_in_plays_a_round_with_an_exchange_and_verifies_it(
     # Game recall and "Verify shuffle" (FS-7): the browser recomputes the deck from the seed.
     page.get_by_role("link", name="Game recall").click()
     page.get_by_role("link", name=f"Round {round_.nonce} at Joker 1").click()
-    expect(page.locator("#server-seed")).to_have_text(round_.server_seed)
+    expect(page.locator("#server-seed")).to_have_text(round_.secret_server_seed())
     page.get_by_role("button", name="Verify shuffle").click()
     expect(page.get_by_test_id("commitment-verdict")).to_have_text(
         "The seed's SHA-256 equals the commitment published before the deal."

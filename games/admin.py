@@ -241,7 +241,7 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description=_("server seed"))
     def revealed_seed(self, obj: Round) -> str:
         # A banked round's seed is its player's seed pair's: secret until the pair is rotated.
-        return obj.revealed_server_seed() or _("secret until the seed pair is rotated (FS-7)")
+        return obj.revealed_server_seed() or str(_("secret until the seed pair is rotated (FS-7)"))
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: Round | None = None

@@ -62,7 +62,11 @@ def rounds_for(
 ) -> QuerySet[Round]:
     """Rounds the user may see: players their own, staff and auditors every round."""
     rounds = Round.objects.filter(table__game=game).select_related(
-        "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
+        "table",
+        "player",
+        "seed_pair",
+        "bet_paytable_version__paytable",
+        "bonus_paytable_version__paytable",
     )
     if not is_staff_member(user):
         # A peer game's hand has no one player: it lists the players dealt in

@@ -360,7 +360,8 @@ def test_a_stud_hand_uses_the_seed_committed_before_its_antes(players, stud_tabl
     stud.join(player=ann, table=stud_table, seat=5, buy_in=D("100.00"))
     table_view = api_client(ann).get(f"/api/v1/stud/tables/{stud_table.pk}/").json()
     published = table_view["next_hand_commitment"]
-    assert table_view["hand"] is None and len(published) == 64
+    assert table_view["hand"] is None
+    assert len(published) == 64
 
     stud.join(player=ben, table=stud_table, seat=2, buy_in=D("100.00"))  # the hand is dealt
     hand = running(stud_table)

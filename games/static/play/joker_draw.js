@@ -105,7 +105,7 @@
   function roundView(round, act) {
     const view = h("div", { class: "round" });
     view.appendChild(h("p", { class: "caption" },
-      `Round ${round.nonce} · ${round.state}`, " · commitment ", h("code", {}, round.commitment.slice(0, 16) + "…")));
+      `Round ${round.id} · nonce ${round.nonce} · ${round.state}`, " · commitment ", h("code", {}, round.commitment.slice(0, 16) + "…")));
     view.appendChild(dealerView(round));
     const boxes = h("div", { class: "boxes" });
     for (const box of round.boxes) boxes.appendChild(boxView(round, box, act));
@@ -162,7 +162,56 @@
       view.appendChild(roundView(round, round.state === "deciding" ? act : null));
     }
 
+    /* The seed pair: the hash of the server seed the next round is shuffled with, shown
+       before the stake (FS-2); the client seed to change; the rotation that reveals the seed. */
+    const seedsPanel = document.getElementById("seeds-panel");
+    const seedsError = document.getElementById("seeds-error");
+    const clientSeed = document.getElementById("client-seed");
+
+    function showSeeds(pair) {
+      seedsPanel.hidden = false;
+      document.getElementById("seed-commitment").textContent = pair.commitment;
+      document.getElementById("next-nonce").textContent = pair.next_nonce;
+      if (document.activeElement !== clientSeed) clientSeed.value = pair.client_seed;
+    }
+
+    async function loadSeeds() {
+      try {
+        showSeeds(await api.request("GET", root.dataset.seedsUrl));
+      } catch (error) {
+        seedsPanel.hidden = true;  // staff have no seed pair
+      }
+    }
+
+    document.getElementById("client-seed-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      seedsError.textContent = "";
+      try {
+        const pair = await api.request("PUT", root.dataset.seedsUrl, { client_seed: clientSeed.value.trim() });
+        clientSeed.blur();
+        showSeeds(pair);
+        api.announce("Your client seed is set for the next round.");
+      } catch (error) {
+        seedsError.textContent = error.message;
+      }
+    });
+
+    document.getElementById("rotate-seeds").addEventListener("click", async () => {
+      seedsError.textContent = "";
+      try {
+        const rotation = await api.request("POST", root.dataset.rotateUrl);
+        showSeeds(rotation.current);
+        const old = rotation.revealed;
+        document.getElementById("revealed-seed").replaceChildren(
+          h("p", {}, `Revealed server seed of ${old.rounds} round(s), SHA-256 ${old.commitment}: `,
+            h("code", { "data-testid": "revealed-seed" }, old.server_seed)));
+      } catch (error) {
+        seedsError.textContent = error.message;
+      }
+    });
+
     async function load() {
+      await loadSeeds();
       const page = await api.request("GET", `${root.dataset.roundsUrl}?table=${tableId}`);
       const latest = page.results[0] || null;
       const before = current;
@@ -204,6 +253,7 @@
         const round = await api.request("POST", root.dataset.roundsUrl, { table: tableId, boxes });
         show(round);
         await showBalance();
+        await loadSeeds();  // the next nonce
         api.announce(`Cards dealt. ${summary(round)}`);
       } catch (error) {
         stakeError.textContent = error.message;

@@ -149,7 +149,7 @@ def round_state(round_: Round, game: str) -> str:
         state = joker_draw.from_json(round_.engine_state)
         box = state.to_act
         turn = f"box {box.number} to decide" if box is not None else "dealer drawing"
-        return f"round {round_.nonce}: {round_.player}, {len(state.boxes)} box(es), {turn}"
+        return f"round {round_.pk}: {round_.player}, {len(state.boxes)} box(es), {turn}"
     hand_type = stud_service.Hand if game == Game.SEVEN_CARD_STUD else drawmaha_service.Hand
     hand = hand_type.from_json(round_.engine_state)
     pot = from_cents(sum(chips.committed for chips in hand.state.chips))

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import fairness
-from games.models import BoxSettlement, Round, RoundStatus
+from games.models import BoxSettlement, Round, RoundStatus, SeedPair
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.browser.conftest import TIMEOUT
@@ -45,6 +45,14 @@ def test_a_player_signs_in_plays_a_round_with_an_exchange_and_verifies_it(
     expect(page.locator("#stake-error")).to_contain_text("0.45 is not a whole multiple")
     expect(page.locator("#stake-error")).to_contain_text("(JD-2)")
     assert not Round.objects.exists()
+
+    # The seed pair's hash is on the table before the stake (FS-2); the client seed is ours.
+    expect(page.locator("#seeds-panel")).to_be_visible()
+    published = SeedPair.objects.get(player__username="alice").commitment
+    expect(page.locator("#seed-commitment")).to_have_text(published)
+    page.get_by_label("Client seed").fill("browser-seed")
+    page.get_by_role("button", name="Use this client seed").click()
+    expect(page.locator("#news")).to_contain_text("client seed is set")
 
     page.get_by_label("Ante").fill("0.60")
     page.get_by_label("BONUS (optional)").fill("0.30")
@@ -82,10 +90,16 @@ def test_a_player_signs_in_plays_a_round_with_an_exchange_and_verifies_it(
     expect(page.locator("#balance")).to_have_text(f"{balance.balance:.2f}")
     expect(page.locator("#news")).to_contain_text("Round over")
     screenshot(page, "joker-draw-settled")
+    assert (round_.commitment, round_.client_seed) == (published, "browser-seed")
+
+    # Rotating the pair reveals the seed (FS-7) and shows the next one's hash.
+    page.get_by_role("button", name="Rotate the seed pair").click()
+    expect(page.get_by_test_id("revealed-seed")).to_have_text(round_.secret_server_seed())
+    expect(page.locator("#seed-commitment")).not_to_have_text(published)
 
     # Game recall and "Verify shuffle" (FS-7): the browser recomputes the deck from the seed.
     page.get_by_role("link", name="Game recall").click()
-    page.get_by_role("link", name=f"Round {round_.nonce} at Joker 1").click()
+    page.get_by_role("link", name=f"Round {round_.pk} at Joker 1").click()
     expect(page.locator("#server-seed")).to_have_text(round_.secret_server_seed())
     page.get_by_role("button", name="Verify shuffle").click()
     expect(page.get_by_test_id("commitment-verdict")).to_have_text(

@@ -18,7 +18,7 @@ from django.test import Client
 from games import live, selectors
 from games.engine import fairness
 from games.models import Round, RoundStatus, TableStatus
-from games.services import drawmaha, joker_draw, stud
+from games.services import drawmaha, joker_draw, seeds, stud
 from games.services import tables as table_services
 from games.services.joker_draw import BoxRequest
 from payouts.services import deposit
@@ -138,9 +138,13 @@ def test_recall_lists_only_the_players_own_rounds(player, other_player, joker_ta
 
 def test_a_settled_round_shows_its_seeds_and_every_dealt_card_position(player, joker_table, funded):
     round_ = play_round(player, joker_table, finish=True)
+    settled = signed_in(player).get(f"/play/recall/joker-draw/{round_.pk}/").content.decode()
+    assert round_.secret_server_seed() not in settled  # the pair is live: it shuffles on
+    assert 'id="verify"' not in settled
+    seeds.rotate(player)
     response = signed_in(player).get(f"/play/recall/joker-draw/{round_.pk}/")
     page = response.content.decode()
-    assert round_.secret_server_seed() in page  # FS-7: revealed once the round is over
+    assert round_.secret_server_seed() in page  # FS-7: revealed once the pair is rotated
     assert round_.commitment in page
     assert 'id="verify"' in page
     # One box and the dealer: ten cards, at the deck positions the seeds give (JD-3).

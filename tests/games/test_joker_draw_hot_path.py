@@ -33,8 +33,8 @@ ONE_BOX = [{"box": 1, "ante": "0.30"}]
 # transaction commits, which a test's never does).
 SERVICE = 2 + 1
 # The table (key-share locked) with the ids of the limits and paytables in force read in one
-# statement, the next nonce taken from the player's seed pair, the round and its first events in one statement, the ledger's two (lock and
-# read references; write everything).
+# statement, the next nonce taken from the player's seed pair, the round and its first events
+# in one statement, the ledger's two (lock and read references; write everything).
 OPEN = SERVICE + 5
 # The overdue check before it all; the round locked with its table and decision timeout, the
 # events and the round's new state in one statement, the ledger's two.

@@ -168,7 +168,7 @@ class SeedPair(models.Model):
         max_length=8, choices=SeedPairStatus.choices, default=SeedPairStatus.CURRENT
     )
     server_seed = models.CharField(max_length=64)
-    commitment = models.CharField(max_length=64, unique=True)
+    commitment = models.CharField(max_length=64)
     client_seed = models.CharField(max_length=64, blank=True)
     next_nonce = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -16,7 +16,7 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -72,14 +72,19 @@ def _new_pair(
 
 def current_pair(player: User) -> SeedPair:
     """The player's current pair; the first is made when first asked for (or first played)."""
-    pair = SeedPair.objects.filter(player=player, status=SeedPairStatus.CURRENT).first()
+    return _current(player=player)
+
+
+def _current(**owner: Any) -> SeedPair:
+    """The current pair of a player or a table (``owner``), made if there is none."""
+    pair = SeedPair.objects.filter(status=SeedPairStatus.CURRENT, **owner).first()
     if pair is not None:
         return pair
     try:
         with transaction.atomic():
-            return _new_pair(player=player, client_seed=new_client_seed())
+            return _new_pair(**owner, client_seed=new_client_seed() if "player" in owner else "")
     except IntegrityError:  # a concurrent request made it first
-        return SeedPair.objects.get(player=player, status=SeedPairStatus.CURRENT)
+        return SeedPair.objects.get(status=SeedPairStatus.CURRENT, **owner)
 
 
 def set_client_seed(player: User, client_seed: str) -> SeedPair:
@@ -130,14 +135,7 @@ def rotate(player: User) -> Rotation:
 
 def table_pair(table: Table) -> SeedPair:
     """The committed server seed of the table's next hand (made if the table has none yet)."""
-    pair = SeedPair.objects.filter(table=table, status=SeedPairStatus.CURRENT).first()
-    if pair is not None:
-        return pair
-    try:
-        with transaction.atomic():
-            return _new_pair(table=table)
-    except IntegrityError:  # a concurrent request made it first
-        return SeedPair.objects.get(table=table, status=SeedPairStatus.CURRENT)
+    return _current(table=table)
 
 
 def hand_client_seed(ready: Sequence[Seat]) -> str:

@@ -396,3 +396,11 @@ def test_a_voided_peer_hand_reveals_its_seed(players, drawmaha_table, pit):
     assert hand.seed_pair.status == SeedPairStatus.REVEALED
     assert hand.revealed_server_seed() == hand.secret_server_seed()
     assert sha256(hand.revealed_server_seed()) == published
+
+
+def test_the_seed_pair_endpoints_are_in_the_openapi_schema(player):
+    schema = api_client(player).get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    pair = schema["paths"]["/api/v1/me/seeds/"]
+    assert {"get", "put"} <= set(pair)
+    rotation = schema["paths"]["/api/v1/me/seeds/rotate/"]["post"]
+    assert any(p["name"] == "Idempotency-Key" and p["required"] for p in rotation["parameters"])

@@ -152,7 +152,7 @@ def test_the_live_view_shows_a_joker_round_and_the_house_net_today(settled_boxes
         player=ann, table=BoxSettlement.objects.first().table, boxes=[BoxRequest(1, D("0.30"))]
     )
     page = signed_in(pit).get("/staff/live/tables/").content.decode()
-    assert f"round {round_.nonce}: ann, 1 box(es), box 1 to decide" in page
+    assert f"round {round_.pk}: ann, 1 box(es), box 1 to decide" in page
     house_net = house(AccountKind.HOUSE_BANKROLL) - D("10000.00")  # the bankroll funded
     assert house_net != 0
     assert f"{house_net} USD" in page

@@ -218,8 +218,8 @@ class RoundStatus(models.TextChoices):
 class Round(models.Model):
     """One round (or hand) at a table, with its shuffle commitment and engine state (FS-2).
 
-    The server seed and the engine state (which holds the deck) are secrets until the round is
-    over: selectors and serializers never show them for an unfinished round.
+    The engine state (which holds the deck) is secret until the round is over, the server seed
+    until its seed pair is revealed: selectors and serializers never show them before.
     """
 
     # The table and the player are found through the (table, nonce) and (player, id) indexes

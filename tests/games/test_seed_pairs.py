@@ -404,3 +404,21 @@ def test_the_seed_pair_endpoints_are_in_the_openapi_schema(player):
     assert {"get", "put"} <= set(pair)
     rotation = schema["paths"]["/api/v1/me/seeds/rotate/"]["post"]
     assert any(p["name"] == "Idempotency-Key" and p["required"] for p in rotation["parameters"])
+
+
+def test_the_admin_is_no_oracle_for_a_live_seed(funded_player, joker_table, auditor):
+    """A curious auditor filtering the rounds by the seed pair's seed learns nothing: the round
+    list answers a right prefix exactly as a wrong one."""
+    played = play_round(api_client(funded_player), joker_table, "r1")
+    seed = SeedPair.objects.get(player=funded_player).server_seed
+    wrong = "0" if seed[0] != "0" else "1"
+    staff = api_client(auditor)
+    staff.force_login(auditor)
+    link = f"/admin/games/round/{played['id']}/change/"
+    answers = []
+    for lookup in ("seed_pair__server_seed__startswith", "server_seed__startswith"):
+        for prefix in (seed[:2], wrong):
+            response = staff.get(f"/admin/games/round/?{lookup}={prefix}")
+            answers.append((lookup, response.status_code, link in response.content.decode()))
+    assert answers[0][1:] == answers[1][1:]
+    assert answers[2][1:] == answers[3][1:]

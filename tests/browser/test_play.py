@@ -197,6 +197,10 @@ def test_two_browsers_play_a_stud_hand_against_each_other(
     for page, seat in ((alice, "1"), (bob, "2")):
         page.set_default_timeout(TIMEOUT)
         page.goto(f"/play/stud/{stud_table.pk}/")
+        # The client seed the hand mixes in, set at the table (FS-2).
+        page.get_by_label("Client seed").fill(f"seat-{seat}-seed")
+        page.get_by_role("button", name="Use this client seed").click()
+        expect(page.locator("#news")).to_contain_text("client seed is set")
         page.get_by_label("Seat", exact=True).select_option(seat)
         page.get_by_label("Buy-in").fill("100.00")
         page.get_by_role("button", name="Sit down").click()
@@ -212,6 +216,7 @@ def test_two_browsers_play_a_stud_hand_against_each_other(
 
     # Both check or call to the end and show (ST-10): whoever's turn it is acts in their page.
     hand = Round.objects.get(table=stud_table)
+    assert hand.client_seed == "1=seat-1-seed,2=seat-2-seed"
     for _ in range(60):
         hand.refresh_from_db()
         if hand.status == RoundStatus.SETTLED:

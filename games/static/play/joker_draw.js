@@ -162,53 +162,8 @@
       view.appendChild(roundView(round, round.state === "deciding" ? act : null));
     }
 
-    /* The seed pair: the hash of the server seed the next round is shuffled with, shown
-       before the stake (FS-2); the client seed to change; the rotation that reveals the seed. */
-    const seedsPanel = document.getElementById("seeds-panel");
-    const seedsError = document.getElementById("seeds-error");
-    const clientSeed = document.getElementById("client-seed");
-
-    function showSeeds(pair) {
-      seedsPanel.hidden = false;
-      document.getElementById("seed-commitment").textContent = pair.commitment;
-      document.getElementById("next-nonce").textContent = pair.next_nonce;
-      if (document.activeElement !== clientSeed) clientSeed.value = pair.client_seed;
-    }
-
-    async function loadSeeds() {
-      try {
-        showSeeds(await api.request("GET", root.dataset.seedsUrl));
-      } catch (error) {
-        seedsPanel.hidden = true;  // staff have no seed pair
-      }
-    }
-
-    document.getElementById("client-seed-form").addEventListener("submit", async (event) => {
-      event.preventDefault();
-      seedsError.textContent = "";
-      try {
-        const pair = await api.request("PUT", root.dataset.seedsUrl, { client_seed: clientSeed.value.trim() });
-        clientSeed.blur();
-        showSeeds(pair);
-        api.announce("Your client seed is set for the next round.");
-      } catch (error) {
-        seedsError.textContent = error.message;
-      }
-    });
-
-    document.getElementById("rotate-seeds").addEventListener("click", async () => {
-      seedsError.textContent = "";
-      try {
-        const rotation = await api.request("POST", root.dataset.rotateUrl);
-        showSeeds(rotation.current);
-        const old = rotation.revealed;
-        document.getElementById("revealed-seed").replaceChildren(
-          h("p", {}, `Revealed server seed of ${old.rounds} round(s), SHA-256 ${old.commitment}: `,
-            h("code", { "data-testid": "revealed-seed" }, old.server_seed)));
-      } catch (error) {
-        seedsError.textContent = error.message;
-      }
-    });
+    // The seed pair's hash, shown before the stake, with the next nonce (FS-2).
+    const loadSeeds = window.casinoSeeds.seedPanel(document.getElementById("seeds-panel")).load;
 
     async function load() {
       await loadSeeds();

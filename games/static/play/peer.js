@@ -279,6 +279,8 @@
     document.getElementById("leave").addEventListener("click", () => post("leave/", undefined, actionError));
     load().catch((error) => { actionError.textContent = error.message; });
     api.watchTable(root.dataset.eventsUrl, () => load().catch(() => {}), 10);
+    // The client seed the next hands mix in (FS-2).
+    window.casinoSeeds.seedPanel(document.getElementById("seeds-panel")).load();
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -44,6 +44,7 @@ TARGET_CLIENTS = 16
 # at one table and over these tables must come within SPREAD_TOLERANCE of each other.
 SPREAD_TABLES = TARGET_CLIENTS
 SPREAD_TOLERANCE = 0.10
+SPREAD_SLICES = 3
 LOAD_SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
 # Sync workers, two per core: a request spends a good part of its time waiting on PostgreSQL
 # (on the same two cores), and a second worker per core fills that wait. More workers only add
@@ -185,11 +186,16 @@ class Client:
         return payload
 
 
-def drive(clients: list[Client], step: Callable[[Client, Load], None]) -> Load:
-    """Run `step` in a loop on every client at once for LOAD_SECONDS."""
-    load = Load(len(clients))
+def drive(
+    clients: list[Client],
+    step: Callable[[Client, Load], None],
+    seconds: float = LOAD_SECONDS,
+    load: Load | None = None,
+) -> Load:
+    """Run `step` in a loop on every client at once for `seconds`, adding to `load` if given."""
+    load = load or Load(len(clients))
     lock = threading.Lock()
-    stop_at = time.monotonic() + LOAD_SECONDS
+    stop_at = time.monotonic() + seconds
 
     def loop(client: Client) -> None:
         while time.monotonic() < stop_at:
@@ -206,8 +212,21 @@ def drive(clients: list[Client], step: Callable[[Client, Load], None]) -> Load:
         thread.start()
     for thread in threads:
         thread.join()
-    load.seconds = time.perf_counter() - begun
+    load.seconds += time.perf_counter() - begun
     return load
+
+
+def alternate(
+    first: list[Client], second: list[Client], step: Callable[[Client, Load], None]
+) -> tuple[Load, Load]:
+    """Two loads run in turns, SPREAD_SLICES slices of each, LOAD_SECONDS in all per load: the
+    machine, shared with whatever else runs on it, changes less between them than between two
+    loads run one after the other."""
+    loads = (Load(len(first)), Load(len(second)))
+    for _ in range(SPREAD_SLICES):
+        for clients, load in zip((first, second), loads, strict=True):
+            drive(clients, step, LOAD_SECONDS / SPREAD_SLICES, load)
+    return loads
 
 
 def timed(load: Load, call: Callable[[], Any]) -> Any:
@@ -253,8 +272,8 @@ def free_port() -> int:
 
 def http_loads(tokens: list[str]) -> tuple[Load, list[Load], Load]:
     """The wallet read with TARGET_CLIENTS clients (the framework's floor: auth, one query,
-    JSON), then complete rounds with each number of clients at one table, then TARGET_CLIENTS
-    clients one to a table."""
+    JSON), then complete rounds: TARGET_CLIENTS clients at one table in turns with as many one
+    to a table, then each other number of clients at one table."""
     port = free_port()
     server = subprocess.Popen(  # noqa: S603 - the project's own server
         [
@@ -287,17 +306,20 @@ def http_loads(tokens: list[str]) -> tuple[Load, list[Load], Load]:
                 raise RuntimeError("the server does not answer")
         floor = drive([Client(t, port) for t in tokens[:TARGET_CLIENTS]], read_wallet)
         tables = bench_tables()
-        rounds = [
-            drive([Client(t, port, tables[0]) for t in tokens[:n]], play_round)
-            for n in CLIENT_COUNTS
-        ]
-        spread = drive(
+        at_one_table, spread = alternate(
+            [Client(t, port, tables[0]) for t in tokens[:TARGET_CLIENTS]],
             [
                 Client(t, port, tables[n % SPREAD_TABLES])
                 for n, t in enumerate(tokens[:TARGET_CLIENTS])
             ],
             play_round,
         )
+        rounds = [
+            at_one_table
+            if n == TARGET_CLIENTS
+            else drive([Client(t, port, tables[0]) for t in tokens[:n]], play_round)
+            for n in CLIENT_COUNTS
+        ]
         return floor, rounds, spread
     finally:
         os.killpg(server.pid, signal.SIGTERM)

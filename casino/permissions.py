@@ -26,20 +26,31 @@ def HasModelPermission(perm: str) -> type[BasePermission]:
     return _HasPermission
 
 
+def _plays_at_tables(request: Request) -> bool:
+    plays = getattr(request.user, "plays_at_tables", None)  # read with a token sign-in
+    if plays is None:
+        plays = request.user.groups.filter(name=PLAYER).exists()
+    return bool(plays)
+
+
 class _PlaysAtTables(BasePermission):
     message = "Only players play at the tables: staff and auditors stake no money."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        plays = getattr(request.user, "plays_at_tables", None)  # read with a token sign-in
-        if plays is None:
-            plays = request.user.groups.filter(name=PLAYER).exists()
-        return bool(plays)
+        return request.method in SAFE_METHODS or _plays_at_tables(request)
+
+
+class _HasSeedPair(BasePermission):
+    message = "Only players have seed pairs: staff and auditors play no rounds."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return _plays_at_tables(request)
 
 
 # The game endpoints: anyone signed in reads (as the selectors allow), only players act.
 PLAYERS_ACT = (IsAuthenticated, _PlaysAtTables)
+# A player's own seed pair: players only, reading included.
+PLAYERS_ONLY = (IsAuthenticated, _HasSeedPair)
 
 
 def acting_user(request: HttpRequest) -> User:

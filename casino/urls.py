@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from casino.tokens import TokenLogin, TokenLogout
 from games import api as games_api
-from games import drawmaha_api, round_api, stud_api
+from games import drawmaha_api, round_api, seed_api, stud_api
 from games import views as game_views
 from payouts import api as payouts_api
 
@@ -29,6 +29,8 @@ api_v1 = [
         name="cage-withdrawal",
     ),
     path("tables/", games_api.TableList.as_view(), name="tables"),
+    path("me/seeds/", seed_api.MySeeds.as_view(), name="my-seeds"),
+    path("me/seeds/rotate/", seed_api.RotateMySeeds.as_view(), name="my-seeds-rotate"),
     path("joker-draw/rounds/", round_api.JokerDrawRounds.as_view(), name="joker-draw-rounds"),
     path(
         "joker-draw/rounds/<int:pk>/", round_api.JokerDrawRound.as_view(), name="joker-draw-round"

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from casino.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
@@ -236,8 +237,13 @@ class RoundAdmin(ReadOnlyAdmin):
     def get_fields(self, request: HttpRequest, obj: Round | None = None) -> tuple[str, ...]:
         public = ("table", "nonce", "player", "status", "commitment", "client_seed", "created_at")
         if obj is not None and obj.status != RoundStatus.DECIDING:
-            return (*public, "server_seed", "settled_at", "void_reason")
+            return (*public, "revealed_seed", "settled_at", "void_reason")
         return public
+
+    @admin.display(description=_("server seed"))
+    def revealed_seed(self, obj: Round) -> str:
+        # A banked round's seed is its player's seed pair's: secret until the pair is rotated.
+        return obj.revealed_server_seed() or str(_("secret until the seed pair is rotated (FS-7)"))
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: Round | None = None

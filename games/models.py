@@ -135,6 +135,79 @@ class TableLimits(MakerCheckerChange):
         return f"{self.table} limits v{self.number}"
 
 
+class SeedPairStatus(models.TextChoices):
+    CURRENT = "current", "Current"
+    IN_PLAY = "in_play", "Dealing a hand"
+    REVEALED = "revealed", "Revealed"
+
+
+# A player has one current seed pair; a peer table one committed seed for its next hand.
+CURRENT_PLAYER_PAIR_CONSTRAINT = "one_current_seed_pair_per_player"
+CURRENT_TABLE_PAIR_CONSTRAINT = "one_current_seed_per_table"
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="revealed_seed_pairs_are_frozen",
+        operation=pgtrigger.Update | pgtrigger.Delete,
+        condition=pgtrigger.Q(old__status="revealed"),
+    ),
+)
+class SeedPair(models.Model):
+    """A server seed committed before any stake it shuffles for, with its client seed (FS-2).
+
+    A player's pair shuffles every joker draw round they open, each with the pair's next nonce,
+    until the player rotates it; a peer table's pair shuffles its next hand, with the seated
+    players' client seeds. The server seed is secret while the pair is current or its hand is
+    being dealt: it is shown only once ``status`` is revealed, and it is not tracked by the
+    change history (which anyone reading the history would see).
+    """
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seed_pairs",
+        db_index=False,  # covered by the (player, status) constraint's index
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="seed_pairs"
+    )
+    status = models.CharField(
+        max_length=8, choices=SeedPairStatus.choices, default=SeedPairStatus.CURRENT
+    )
+    server_seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=64, blank=True)
+    next_nonce = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = [
+            models.UniqueConstraint(
+                fields=("player",),
+                condition=Q(status="current", player__isnull=False),
+                name=CURRENT_PLAYER_PAIR_CONSTRAINT,
+            ),
+            models.UniqueConstraint(
+                fields=("table",),
+                condition=Q(status="current", table__isnull=False),
+                name=CURRENT_TABLE_PAIR_CONSTRAINT,
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) ^ Q(table__isnull=True),
+                name="seed_pair_of_a_player_or_a_table",
+            ),
+        ]
+        indexes = [models.Index(fields=("player", "-id"))]
+
+    def __str__(self) -> str:
+        return f"seed pair {self.commitment[:12]}"
+
+
 # A player finishes a banked round at a table before starting another (JD-4).
 UNFINISHED_ROUND_CONSTRAINT = "one_unfinished_round_per_player_and_table"
 
@@ -155,19 +228,31 @@ class RoundStatus(models.TextChoices):
 class Round(models.Model):
     """One round (or hand) at a table, with its shuffle commitment and engine state (FS-2).
 
-    The server seed and the engine state (which holds the deck) are secrets until the round is
-    over: selectors and serializers never show them for an unfinished round.
+    The engine state (which holds the deck) is secret until the round is over, the server seed
+    until its seed pair is revealed: selectors and serializers never show them before.
     """
 
     # Never listed, searched, filtered or ordered by in the admin (casino.admin_site).
     SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("server_seed", "engine_state")
 
     # The table and the player are found through the (table, nonce) and (player, id) indexes
-    # below; an index of their own would be one more to write with every round.
+    # below, the seed pair through (seed_pair, nonce); an index of their own would be one more
+    # to write with every round.
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, related_name="rounds", db_index=False
     )
+    # A joker draw round's number under its player's seed pair; a peer hand's number at its
+    # table (FS-2).
     nonce = models.PositiveIntegerField()
+    seed_pair = models.ForeignKey(
+        SeedPair,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rounds",
+        help_text="The seed pair that shuffled the round; empty for rounds from before them.",
+        db_index=False,
+    )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -181,7 +266,9 @@ class Round(models.Model):
         max_length=10, choices=RoundStatus.choices, default=RoundStatus.DECIDING
     )
     commitment = models.CharField(max_length=64)
-    server_seed = models.CharField(max_length=64)
+    # Only rounds from before seed pairs keep their server seed here; the others' is their
+    # pair's, shown once the pair is revealed (`revealed_server_seed`).
+    server_seed = models.CharField(max_length=64, blank=True)
     client_seed = models.CharField(max_length=200)
     engine_state = models.JSONField()
     # Rounds are never looked up by paytable version (the box settlements are, and keep theirs).
@@ -210,7 +297,12 @@ class Round(models.Model):
     class Meta:
         ordering = ("-id",)
         constraints = [
-            models.UniqueConstraint(fields=("table", "nonce"), name="one_nonce_per_table"),
+            models.UniqueConstraint(fields=("seed_pair", "nonce"), name="one_nonce_per_seed_pair"),
+            models.UniqueConstraint(
+                fields=("table", "nonce"),
+                condition=Q(player__isnull=True),
+                name="one_nonce_per_peer_table",
+            ),
             models.UniqueConstraint(
                 fields=("table", "player"),
                 condition=Q(status="deciding", player__isnull=False),
@@ -218,6 +310,7 @@ class Round(models.Model):
             ),
         ]
         indexes = [
+            models.Index(fields=("table", "nonce")),
             models.Index(fields=("player", "-id")),
             models.Index(
                 fields=("decision_deadline",),
@@ -227,7 +320,24 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} round {self.nonce}"
+        # Banked rounds are numbered per seed pair, so several share a nonce at one table.
+        return f"{self.table} round {self.pk if self.player_id else self.nonce}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (RoundStatus.SETTLED, RoundStatus.VOIDED)
+
+    def revealed_server_seed(self) -> str | None:
+        """The server seed, once it may be shown (FS-7): a joker draw round's when its player
+        rotated the pair, a peer hand's when the hand is over; None before."""
+        if self.seed_pair_id is None:  # rounds from before seed pairs
+            return self.server_seed if self.is_over else None
+        pair = self.seed_pair
+        return pair.server_seed if pair and pair.status == SeedPairStatus.REVEALED else None
+
+    def secret_server_seed(self) -> str:
+        """The server seed whether or not it is revealed: for the replay only, never shown."""
+        return self.seed_pair.server_seed if self.seed_pair else self.server_seed
 
 
 @pgtrigger.register(

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.engine.betting import LegalAction
 from games.engine.common import Event
-from games.models import Round, RoundStatus, Seat, SeatStatus, Table
+from games.models import Round, RoundStatus, Seat, SeatStatus, SeedPair, SeedPairStatus, Table
 from games.serializers import TableSerializer
 from games.services.peer_tables import SERVICE_EVENTS, from_cents
 
@@ -32,6 +32,7 @@ def table_json(
     )
     running = Round.objects.filter(table=table, status=RoundStatus.DECIDING).first()
     mine = next((s for s in seats if s.player_id == viewer.pk), None)
+    next_pair = SeedPair.objects.filter(table=table, status=SeedPairStatus.CURRENT).first()
     return {
         **TableSerializer(table).data,
         "seats": [
@@ -45,6 +46,8 @@ def table_json(
             for s in seats
         ],
         "your_seat": mine.number if mine else None,
+        # The next hand's server seed, committed before its antes or blinds (FS-2).
+        "next_hand_commitment": next_pair.commitment if next_pair else None,
         "hand": hand_in_play(running, viewer) if running else None,
     }
 
@@ -133,7 +136,7 @@ def hand_json(
         return data
     hand = load_hand(round_.engine_state)
     data.update(
-        server_seed=round_.server_seed,
+        server_seed=round_.revealed_server_seed(),
         settled_at=round_.settled_at.isoformat() if round_.settled_at else None,
         seats=list(hand.seats),
         **table_cards(hand),
@@ -168,7 +171,7 @@ def history_extra(
         "_table": round_.table.name,
         "_table_id": round_.table_id,
         "_hand": round_.nonce,
-        "_server_seed": round_.server_seed,
+        "_server_seed": round_.revealed_server_seed(),
         "_client_seed": round_.client_seed,
         "_commitment": round_.commitment,
         "_rake": hand.state.rake,

@@ -75,26 +75,29 @@ def _check_reversals(report: ReplayReport, round_: Round) -> None:
         )
 
 
-def _revealed(round_: Round, report: ReplayReport) -> bool:
-    """Whether the round can be replayed: it is settled (its seed is revealed, FS-7); the seed
-    must also match the commitment (FS-2)."""
+def _revealed(round_: Round, report: ReplayReport) -> str | None:
+    """The round's server seed if the round can be replayed: it is settled; the seed must also
+    match the commitment (FS-2). The replay is the house's check and runs before a joker draw
+    seed pair is rotated too: it reads the seed, but shows none of it."""
     if round_.status != RoundStatus.SETTLED:
         report.mismatches.append(
             f"round {round_.pk} is {round_.status}: only settled rounds replay"
         )
-        return False
-    if fairness.commitment(round_.server_seed) != round_.commitment:
+        return None
+    seed = round_.secret_server_seed()
+    if fairness.commitment(seed) != round_.commitment:
         report.mismatches.append("the revealed server seed does not match the commitment (FS-2)")
-    return True
+    return seed
 
 
 def replay_joker_draw(round_: Round) -> ReplayReport:
     report = ReplayReport(round_id=round_.pk)
-    if not _revealed(round_, report):
+    seed = _revealed(round_, report)
+    if seed is None:
         return report
     recorded = list(round_.events.order_by("sequence").values("kind", "data"))
     opened = recorded[0]["data"]
-    deck = fairness.deck_order(round_.server_seed, round_.client_seed, round_.nonce, jokers=1)
+    deck = fairness.deck_order(seed, round_.client_seed, round_.nonce, jokers=1)
     stakes = [
         joker_draw.Stake(b["box"], Decimal(b["ante"]), Decimal(b["bonus"]) if b["bonus"] else None)
         for b in opened["boxes"]
@@ -172,12 +175,13 @@ def replay_stud(round_: Round) -> ReplayReport:
     """A stud hand: dealt again from the seeds with the limits version it was played under, the
     recorded decisions applied, and the events, the finishing stacks and the ledger compared."""
     report = ReplayReport(round_id=round_.pk)
-    if not _revealed(round_, report):
+    seed = _revealed(round_, report)
+    if seed is None:
         return report
     recorded = list(round_.events.order_by("sequence").values_list("kind", "data"))
     opened = recorded[0][1]
     limits = TableLimits.objects.get(table_id=round_.table_id, number=opened["limits_version"])
-    deck = Deck.shuffled(round_.server_seed, round_.client_seed, round_.nonce)
+    deck = Deck.shuffled(seed, round_.client_seed, round_.nonce)
     state, produced = stud.start_hand(engine_table(limits), opened["starting_stacks"], deck)
     played = [(kind, data) for kind, data in recorded[1:] if kind not in SERVICE_EVENTS]
     for number, (kind, data) in enumerate(played, start=1):
@@ -277,12 +281,13 @@ def replay_drawmaha(round_: Round) -> ReplayReport:
     was played with, the recorded decisions (bets, exchanges, twists) applied, and the events,
     the finishing stacks and the ledger compared."""
     report = ReplayReport(round_id=round_.pk)
-    if not _revealed(round_, report):
+    seed = _revealed(round_, report)
+    if seed is None:
         return report
     recorded = list(round_.events.order_by("sequence").values_list("kind", "data"))
     opened = recorded[0][1]
     limits = TableLimits.objects.get(table_id=round_.table_id, number=opened["limits_version"])
-    deck = Deck.shuffled(round_.server_seed, round_.client_seed, round_.nonce)
+    deck = Deck.shuffled(seed, round_.client_seed, round_.nonce)
     state, produced = drawmaha.start_hand(
         drawmaha_service.engine_table(limits), opened["starting_stacks"], opened["button"], deck
     )

@@ -1,8 +1,8 @@
 """What a joker draw round looks like over the API, to whom.
 
-Before settlement nobody sees the server seed or the deck, and only the round's own player
-sees the box cards; afterwards every card, the seed and the results are open to the player
-and to staff, so anyone can recompute the deck (FS-7).
+Before settlement nobody sees the deck, and only the round's own player sees the box cards;
+afterwards every card and the results are open to the player and to staff. The server seed is
+shown once the player rotates the round's seed pair (FS-7): then anyone can recompute the deck.
 """
 
 from __future__ import annotations
@@ -81,7 +81,6 @@ def round_json(round_: Round, viewer: Any) -> dict[str, Any]:
         dealer = state.dealer_value
         assert dealer is not None  # noqa: S101 - a settled round has the dealer's final hand
         data.update(
-            server_seed=round_.server_seed,
             settled_at=round_.settled_at.isoformat() if round_.settled_at else None,
             dealer={
                 "cards": [str(card) for card in state.dealer_initial],
@@ -92,6 +91,10 @@ def round_json(round_: Round, viewer: Any) -> dict[str, Any]:
                 "qualifies": joker_draw.dealer_qualifies(dealer),
             },
         )
+    # Shown with the round's seed pair once rotated, never before the round is over (FS-7).
+    server_seed = round_.revealed_server_seed() if round_.is_over else None
+    if server_seed:
+        data["server_seed"] = server_seed
     if round_.status == RoundStatus.VOIDED:
         data["void_reason"] = round_.void_reason
     return data
@@ -105,7 +108,12 @@ class BoxStakeSerializer(serializers.Serializer[None]):
 
 class OpenRoundSerializer(serializers.Serializer[None]):
     table = serializers.IntegerField()
-    client_seed = serializers.CharField(max_length=200, required=False, allow_blank=False)
+    client_seed = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=False,
+        help_text="Your client seed from this round on (as PUT /api/v1/me/seeds/ sets it).",
+    )
     boxes = BoxStakeSerializer(many=True, allow_empty=False)
 
 

@@ -64,7 +64,11 @@ def rounds_for(
 ) -> QuerySet[Round]:
     """Rounds the user may see: players their own, staff and auditors every round."""
     rounds = Round.objects.filter(table__game=game).select_related(
-        "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
+        "table",
+        "player",
+        "seed_pair",
+        "bet_paytable_version__paytable",
+        "bonus_paytable_version__paytable",
     )
     if not is_staff_member(user):
         # A peer game's hand has no one player: it lists the players dealt in
@@ -151,7 +155,7 @@ def round_state(round_: Round, game: str) -> str:
         state = joker_draw.from_json(round_.engine_state)
         box = state.to_act
         turn = f"box {box.number} to decide" if box is not None else "dealer drawing"
-        return f"round {round_.nonce}: {round_.player}, {len(state.boxes)} box(es), {turn}"
+        return f"round {round_.pk}: {round_.player}, {len(state.boxes)} box(es), {turn}"
     hand_type = stud_service.Hand if game == Game.SEVEN_CARD_STUD else drawmaha_service.Hand
     hand = hand_type.from_json(round_.engine_state)
     pot = from_cents(sum(chips.committed for chips in hand.state.chips))

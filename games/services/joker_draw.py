@@ -35,8 +35,8 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
-from games.services import joker_draw_sql
-from games.services.rounds import RoundRefused, check_game, next_nonce, no_limits
+from games.services import joker_draw_sql, seeds
+from games.services.rounds import RoundRefused, check_game, no_limits
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
 from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
 
@@ -66,14 +66,13 @@ def open_round(
     boxes: Sequence[BoxRequest],
     client_seed: str | None = None,
 ) -> Round:
-    """Take the antes and BONUS bets, commit to a shuffle (FS-2) and deal (JD-3). `table` is
-    the table or its id: the opening reads the table under its lock either way."""
+    """Take the antes and BONUS bets and deal (JD-3) from the player's seed pair, committed
+    before the stake (FS-2); a `client_seed` given here is the player's from this round on.
+    `table` is the table or its id: the opening reads the table with its lock either way."""
     table_id = table if isinstance(table, int) else table.pk
-    server_seed = fairness.new_server_seed()
-    client_seed = client_seed or fairness.new_server_seed()[:16]
+    if client_seed is not None:
+        seeds.checked_client_seed(client_seed)
     with service_transaction():
-        # The table lock makes nonces gapless and unique (FS-2); it is held until the commit,
-        # a few statements later.
         opening = joker_draw_sql.lock_table(table_id)
         if opening is None:
             raise RoundRefused(f"There is no table {table_id}.", field="table", rule="JD-1")
@@ -92,19 +91,22 @@ def open_round(
         stakes = _checked_stakes(rules.limits, boxes)
         if table.status != TableStatus.OPEN:
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
-        nonce = next_nonce(table_id)
-        deck = fairness.deck_order(server_seed, client_seed, nonce, jokers=1)
+        taken = joker_draw_sql.take_nonce(player.pk, client_seed)
+        if taken is None:  # the player's first round, or the pair was rotated meanwhile
+            seeds.current_pair(player)
+            taken = cast(joker_draw_sql.Seeds, joker_draw_sql.take_nonce(player.pk, client_seed))
+        deck = fairness.deck_order(taken.server_seed, taken.client_seed, taken.nonce, jokers=1)
         state, events = joker_draw.start_round(
             deck, stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
         )
         now = timezone.now()
         round_ = Round(
             table=table,
-            nonce=nonce,
+            nonce=taken.nonce,
+            seed_pair_id=taken.pair_id,
             player=player,
-            commitment=fairness.commitment(server_seed),
-            server_seed=server_seed,
-            client_seed=client_seed,
+            commitment=taken.commitment,
+            client_seed=taken.client_seed,
             engine_state=joker_draw.to_json(state),
             bet_paytable_version=rules.bet_version,
             bonus_paytable_version=rules.bonus_version,

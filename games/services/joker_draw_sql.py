@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from casino.db import prepared_cursor
 from games.engine import joker_draw
-from games.models import BoxSettlement, Round, Table
+from games.models import BoxSettlement, Round, SeedPair, Table
 from payouts.models import ChangeStatus, PaytableVersion
 
 
@@ -47,12 +47,14 @@ LEFT JOIN LATERAL (
     ORDER BY number DESC LIMIT 1
 ) l ON true
 WHERE t.id = %s
-FOR NO KEY UPDATE OF t
+FOR KEY SHARE OF t
 """
 
 
 def lock_table(table_id: int) -> Opening | None:
-    """Lock the table row (nonces stay gapless and unique, FS-2) and read what is in force."""
+    """Read the table and what is in force, with the lock the round's reference to the table
+    takes anyway: openings at one table do not wait on each other, and closing the table waits
+    for the openings under way (and they, once it is closed, see it closed)."""
     with prepared_cursor() as cursor:
         cursor.execute(_LOCK_TABLE, [table_id])
         row = cursor.fetchone()
@@ -61,14 +63,44 @@ def lock_table(table_id: int) -> Opening | None:
     return Opening(_table(table_id, *row[:4]), *row[4:])
 
 
+@dataclass(frozen=True)
+class Seeds:
+    """What a round is shuffled with: the player's seed pair and the round's nonce under it."""
+
+    pair_id: int
+    server_seed: str
+    commitment: str
+    client_seed: str
+    nonce: int
+
+
+# The pair's row lock numbers the player's rounds (nonces gapless and unique per pair, FS-2);
+# a new client seed, when the opening brings one, applies from this round on.
+_TAKE_NONCE = """
+UPDATE games_seedpair
+SET next_nonce = next_nonce + 1, client_seed = COALESCE(%s, client_seed)
+WHERE player_id = %s AND status = 'current'
+RETURNING id, server_seed, commitment, client_seed, next_nonce - 1
+"""
+
+
+def take_nonce(player_id: int, client_seed: str | None) -> Seeds | None:
+    """The player's current seed pair with the nonce of the round being opened; None if the
+    player has no current pair (none yet, or it was rotated since this transaction began)."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_TAKE_NONCE, [client_seed, player_id])
+        row = cursor.fetchone()
+    return None if row is None else Seeds(*row)
+
+
 _INSERT_ROUND = """
 WITH r AS (
     INSERT INTO games_round (
-        table_id, nonce, player_id, status, commitment, server_seed, client_seed,
+        table_id, nonce, seed_pair_id, player_id, status, commitment, server_seed, client_seed,
         engine_state, bet_paytable_version_id, bonus_paytable_version_id,
         decision_deadline, history_length, void_reason, created_at
     )
-    VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s, '', %s)
+    VALUES (%s, %s, %s, %s, %s, %s, '', %s, %s::jsonb, %s, %s, %s, %s, '', %s)
     RETURNING id
 ), e AS (
     INSERT INTO games_roundevent (round_id, sequence, kind, data, actor_id, created_at)
@@ -86,10 +118,10 @@ def insert_round(
     values = [
         round_.table_id,
         round_.nonce,
+        round_.seed_pair_id,
         round_.player_id,
         round_.status,
         round_.commitment,
-        round_.server_seed,
         round_.client_seed,
         json.dumps(round_.engine_state),
         round_.bet_paytable_version_id,
@@ -108,13 +140,17 @@ def insert_round(
 
 _ROUND_FIELDS = [field.attname for field in Round._meta.concrete_fields]
 
+_PAIR_FIELDS = [field.attname for field in SeedPair._meta.concrete_fields]
+
 _LOCK_ROUND = f"""
 SELECT {", ".join(f"r.{name}" for name in _ROUND_FIELDS)},
+       {", ".join(f"p.{name}" for name in _PAIR_FIELDS)},
        t.name, t.game, t.currency, t.status,
        (SELECT l.decision_timeout_seconds FROM games_tablelimits l
         WHERE l.table_id = r.table_id AND l.status = 'approved'
         ORDER BY l.number DESC LIMIT 1)
 FROM games_round r JOIN games_table t ON t.id = r.table_id
+LEFT JOIN games_seedpair p ON p.id = r.seed_pair_id
 WHERE r.id = %s AND t.game = %s AND (%s::bigint IS NULL OR r.player_id = %s::bigint)
 FOR NO KEY UPDATE OF r
 """  # noqa: S608 - the column names are the model's own
@@ -123,18 +159,20 @@ FOR NO KEY UPDATE OF r
 def lock_round(
     round_id: int, game: str, *, player_id: int | None = None
 ) -> tuple[Round, int | None] | None:
-    """The round under lock (only if it is `player_id`'s, when given), with its table and its
-    paytable versions, and the decision timeout of the table's limits in force (seconds); None
-    if there is no such round."""
+    """The round under lock (only if it is `player_id`'s, when given), with its table, its seed
+    pair and its paytable versions, and the decision timeout of the table's limits in force
+    (seconds); None if there is no such round."""
     with prepared_cursor() as cursor:
         cursor.execute(_LOCK_ROUND, [round_id, game, player_id, player_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    fields = len(_ROUND_FIELDS)
+    fields, pair_end = len(_ROUND_FIELDS), len(_ROUND_FIELDS) + len(_PAIR_FIELDS)
     round_ = Round.from_db(connection.alias, _ROUND_FIELDS, row[:fields])
     round_.engine_state = json.loads(round_.engine_state)  # jsonb arrives as text (Django)
-    *table, timeout_seconds = row[fields:]
+    if round_.seed_pair_id is not None:
+        round_.seed_pair = SeedPair.from_db(connection.alias, _PAIR_FIELDS, row[fields:pair_end])
+    *table, timeout_seconds = row[pair_end:]
     round_.table = _table(round_.table_id, *table)
     # Approved versions are frozen: kept per process, with the names the response shows.
     for field in ("bet_paytable_version", "bonus_paytable_version"):

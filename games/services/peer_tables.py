@@ -23,11 +23,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import live
-from games.engine import fairness
 from games.engine.betting import WAGERS
 from games.engine.common import Event, OutOfTurn, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
+from games.services import seeds
 from games.services.rounds import RoundRefused, limits_in_force, next_nonce
 from payouts.models import CENT, Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
@@ -105,6 +105,8 @@ def join(peer: PeerGame, *, player: User, table: Table, seat: int, buy_in: Decim
         if taken.filter(number=seat).exists():
             raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
         seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
+        # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
+        seeds.table_pair(table)
         live.table_changed(table.pk)
         post_transactions(
             [
@@ -238,11 +240,12 @@ def record(round_: Round, events: Sequence[Event], *, actor: User | None) -> Non
 
 
 def settle(round_: Round, fields: Sequence[str]) -> None:
-    """The hand is over: no more decisions, its seed may be revealed (FS-7)."""
+    """The hand is over: no more decisions, its seed is revealed (FS-7)."""
     round_.status = RoundStatus.SETTLED
     round_.settled_at = timezone.now()
     round_.decision_deadline = None
     round_.save(update_fields=[*fields, "status", "settled_at", "decision_deadline"])
+    seeds.reveal_hand_seed(round_)
 
 
 # Internals ---------------------------------------------------------------------------------------
@@ -405,14 +408,15 @@ def open_hand(
     start: Callable[[TableLimits, list[int], Deck], tuple[Any, Sequence[Event]]],
     **opened: Any,
 ) -> Round:
-    """Commit to a shuffle (FS-2), let the engine ``start`` the hand on it with the players'
-    stacks, store the hand and record its opening (with the game's ``opened`` details), then
-    its first events."""
+    """Shuffle with the table's seed committed before the hand (FS-2) and the dealt players'
+    client seeds, let the engine ``start`` the hand on it with the players' stacks (its antes
+    or blinds first), store the hand and record its opening (with the game's ``opened``
+    details), then its first events."""
     limits = cast("TableLimits", table.active_limits())
-    server_seed = fairness.new_server_seed()
-    client_seed = fairness.new_server_seed()[:16]
+    pair = seeds.deal_hand_seed(table)
+    client_seed = seeds.hand_client_seed(ready)
     nonce = next_nonce(table.pk)
-    deck = Deck.shuffled(server_seed, client_seed, nonce)
+    deck = Deck.shuffled(pair.server_seed, client_seed, nonce)
     stacks = [to_cents(seating.chips) for seating in ready]
     state, events = start(limits, stacks, deck)
     hand = peer.new_hand(
@@ -424,8 +428,8 @@ def open_hand(
     round_ = Round.objects.create(
         table=table,
         nonce=nonce,
-        commitment=fairness.commitment(server_seed),
-        server_seed=server_seed,
+        seed_pair=pair,
+        commitment=pair.commitment,
         client_seed=client_seed,
         engine_state=hand.to_json(),
     )

@@ -1,5 +1,5 @@
 """What every game's round service shares: the refusal it raises, the limits it plays by and
-the next nonce of a table."""
+the next hand number of a peer table."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ def no_limits(table: Table, *, rule: str) -> RoundRefused:
 
 
 def next_nonce(table_id: int) -> int:
-    """The table's next nonce (FS-2). Read with the table locked, so no other round is opened
-    at the table until this one's transaction ends: nonces stay unique and gapless."""
+    """A peer table's next hand number, its nonce (FS-2). Read with the table locked, so no
+    other hand is dealt at the table until this one's transaction ends: nonces stay unique and
+    gapless. (A joker draw round's nonce is its seed pair's: `joker_draw_sql.take_nonce`.)"""
     with prepared_cursor() as cursor:
         cursor.execute(
             "SELECT COALESCE(max(nonce), 0) + 1 FROM games_round WHERE table_id = %s", [table_id]

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.engine.common import Event
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus, Table
-from games.services import drawmaha, peer_tables, stud
+from games.services import drawmaha, peer_tables, seeds, stud
 from payouts.models import AccountKind, LedgerEntry, TransactionKind
 from payouts.services import (
     ChangeRefused,
@@ -87,6 +87,7 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
                 "decision_deadline",
             ]
         )
+        seeds.reveal_hand_seed(round_)
         if transfer is not None:
             post_transactions([transfer])
         for seating in leavers:  # their hand is over: stacks back to the wallet

@@ -230,12 +230,18 @@ def _round_page(
     """The round's history, cards, payouts and ledger entries, and whether its replay and its
     commitment check out. A round still being played shows no cards and no seed (FS-7)."""
     round_ = Round.objects.select_related(
-        "table", "player", "bet_paytable_version__paytable", "bonus_paytable_version__paytable"
+        "table",
+        "player",
+        "seed_pair",
+        "bet_paytable_version__paytable",
+        "bonus_paytable_version__paytable",
     ).get(pk=round_.pk)
     over = round_.status != RoundStatus.DECIDING
+    seed = round_.revealed_server_seed() if over else None
     context = {
         "round": round_,
         "over": over,
+        "server_seed": seed,
         # The facts as JSON, as the hand history stores them.
         "events": [
             (event, json.dumps(event.data)) for event in round_.events.select_related("actor")
@@ -246,7 +252,7 @@ def _round_page(
             BoxSettlement.objects.filter(round=round_).order_by("box")
         ),
         "entries": round_ledger_entries(round_),
-        "commitment_ok": over and fairness.commitment(round_.server_seed) == round_.commitment,
+        "commitment_ok": seed is not None and fairness.commitment(seed) == round_.commitment,
         "replay": replay_round(round_) if round_.status == RoundStatus.SETTLED else None,
         "void_form": void_form,
         "may_void": round_.status == RoundStatus.DECIDING and request.user.has_perm(VOID_ROUNDS),

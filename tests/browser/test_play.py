@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from games.engine import fairness
 from games.engine import stud as engine_stud
-from games.models import BoxSettlement, Round, RoundStatus
+from games.models import BoxSettlement, Round, RoundStatus, SeedPair
 from games.services import peer_tables, stud
 from games.services.stud import Hand
 from games.stud_serializers import table_json as stud_table_json
@@ -52,6 +52,14 @@ def test_a_player_signs_in_plays_a_round_with_an_exchange_and_verifies_it(
     expect(page.locator("#stake-error")).to_contain_text("(JD-2)")
     assert not Round.objects.exists()
 
+    # The seed pair's hash is on the table before the stake (FS-2); the client seed is ours.
+    expect(page.locator("#seeds-panel")).to_be_visible()
+    published = SeedPair.objects.get(player__username="alice").commitment
+    expect(page.locator("#seed-commitment")).to_have_text(published)
+    page.get_by_label("Client seed").fill("browser-seed")
+    page.get_by_role("button", name="Use this client seed").click()
+    expect(page.locator("#news")).to_contain_text("client seed is set")
+
     page.get_by_label("Ante").fill("0.60")
     page.get_by_label("BONUS (optional)").fill("0.30")
     page.get_by_role("button", name="Deal").click()
@@ -88,11 +96,17 @@ def test_a_player_signs_in_plays_a_round_with_an_exchange_and_verifies_it(
     expect(page.locator("#balance")).to_have_text(f"{balance.balance:.2f}")
     expect(page.locator("#news")).to_contain_text("Round over")
     screenshot(page, "joker-draw-settled")
+    assert (round_.commitment, round_.client_seed) == (published, "browser-seed")
+
+    # Rotating the pair reveals the seed (FS-7) and shows the next one's hash.
+    page.get_by_role("button", name="Rotate the seed pair").click()
+    expect(page.get_by_test_id("revealed-seed")).to_have_text(round_.secret_server_seed())
+    expect(page.locator("#seed-commitment")).not_to_have_text(published)
 
     # Game recall and "Verify shuffle" (FS-7): the browser recomputes the deck from the seed.
     page.get_by_role("link", name="Game recall").click()
-    page.get_by_role("link", name=f"Round {round_.nonce} at Joker 1").click()
-    expect(page.locator("#server-seed")).to_have_text(round_.server_seed)
+    page.get_by_role("link", name=f"Round {round_.pk} at Joker 1").click()
+    expect(page.locator("#server-seed")).to_have_text(round_.secret_server_seed())
     page.get_by_role("button", name="Verify shuffle").click()
     expect(page.get_by_test_id("commitment-verdict")).to_have_text(
         "The seed's SHA-256 equals the commitment published before the deal."
@@ -189,6 +203,10 @@ def test_two_browsers_play_a_stud_hand_against_each_other(
     for page, seat in ((alice, "1"), (bob, "2")):
         page.set_default_timeout(TIMEOUT)
         page.goto(f"/play/stud/{stud_table.pk}/")
+        # The client seed the hand mixes in, set at the table (FS-2).
+        page.get_by_label("Client seed").fill(f"seat-{seat}-seed")
+        page.get_by_role("button", name="Use this client seed").click()
+        expect(page.locator("#news")).to_contain_text("client seed is set")
         page.get_by_label("Seat", exact=True).select_option(seat)
         page.get_by_label("Buy-in").fill("100.00")
         page.get_by_role("button", name="Sit down").click()
@@ -204,6 +222,7 @@ def test_two_browsers_play_a_stud_hand_against_each_other(
 
     # Both check or call to the end and show (ST-10): whoever's turn it is acts in their page.
     hand = Round.objects.get(table=stud_table)
+    assert hand.client_seed == "1=seat-1-seed,2=seat-2-seed"
     for _ in range(60):
         hand.refresh_from_db()
         if hand.status == RoundStatus.SETTLED:

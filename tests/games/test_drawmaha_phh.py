@@ -72,7 +72,7 @@ def test_every_finished_hand_exports_round_trips_and_replays(played, pit, tmp_pa
         assert hand.variant == "PDM"
         assert hand.antes == (0, 0, 0)
         assert hand.finishing_stacks == state.finishing_stacks
-        assert hand.extra["_server_seed"] == round_.server_seed
+        assert hand.extra["_server_seed"] == round_.secret_server_seed()
         assert hand.extra["_commitment"] == round_.commitment
         assert hand.extra["_button"] == state.button
         assert any(" sd" in action for action in hand.actions)
@@ -240,7 +240,7 @@ def test_a_draw_that_runs_out_twice_reshuffles_the_right_cards_and_replays(
     assert [set(parse_cards(" ".join(r.data["returned"]))) for r in reshuffles] == expected
     # FS-6: each new deck is exactly those cards, shuffled on by the seed's byte stream.
     frames = dealt_by_deck(round_)
-    shoe = Shoe(round_.server_seed, round_.client_seed, round_.nonce)
+    shoe = Shoe(round_.secret_server_seed(), round_.client_seed, round_.nonce)
     assert frames[0] == [str(card) for card in shoe.deal(52)]
     shoe.reshuffle(expected[0])
     assert frames[1] == [str(card) for card in shoe.deal(12)]  # the whole of the first muck

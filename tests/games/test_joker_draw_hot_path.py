@@ -32,9 +32,9 @@ ONE_BOX = [{"box": 1, "ante": "0.30"}]
 # the accounts a round posts to are read each time (they are kept per process only once their
 # transaction commits, which a test's never does).
 SERVICE = 2 + 1
-# The table locked with the ids of the limits and paytables in force read in one statement,
-# the next nonce, the round and its first events in one statement, the ledger's two (lock and
-# read references; write everything).
+# The table (key-share locked) with the ids of the limits and paytables in force read in one
+# statement, the next nonce taken from the player's seed pair, the round and its first events
+# in one statement, the ledger's two (lock and read references; write everything).
 OPEN = SERVICE + 5
 # The overdue check before it all; the round locked with its table and decision timeout, the
 # events and the round's new state in one statement, the ledger's two.

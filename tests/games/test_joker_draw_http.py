@@ -3,6 +3,7 @@ then the proofs: the ledger checks, every round replays, and the money only move
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import urllib.request
@@ -64,6 +65,7 @@ def test_hundreds_of_rounds_over_http_replay_and_balance(
     before = {a.pk: a.balance for a in Account.objects.all()}
 
     client = Player(live_server.url, "alice", "alice-pw")
+    published = client.call("GET", "/api/v1/me/seeds/")["commitment"]  # FS-2: before any stake
     chooser = random.Random(20261130)
     for _ in range(ROUNDS):
         boxes = [
@@ -84,7 +86,14 @@ def test_hundreds_of_rounds_over_http_replay_and_balance(
                 count = 1 if exchanged else chooser.randint(1, 5)
                 body["cards"] = chooser.sample(hand, count)
             round_ = client.call("POST", f"/api/v1/joker-draw/rounds/{round_['id']}/actions/", body)
-        assert round_["server_seed"]
+        assert round_["commitment"] == published
+        assert "server_seed" not in round_  # FS-7: secret until the pair is rotated
+    rotation = client.call("POST", "/api/v1/me/seeds/rotate/", {})
+    assert rotation["revealed"]["commitment"] == published
+    assert rotation["revealed"]["rounds"] == ROUNDS
+    assert (
+        hashlib.sha256(bytes.fromhex(rotation["revealed"]["server_seed"])).hexdigest() == published
+    )
 
     call_command("ledger_check", verbosity=0)
     assert Round.objects.filter(status="settled").count() == ROUNDS

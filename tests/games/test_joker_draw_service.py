@@ -72,8 +72,10 @@ def test_opening_a_round_commits_to_the_shuffle_and_takes_ante_and_bonus(
     assert body["boxes"][0]["ante"] == "0.60"
     assert len(body["boxes"][0]["cards"]) == 5
     round_ = Round.objects.get(pk=body["id"])
-    assert body["commitment"] == hashlib.sha256(bytes.fromhex(round_.server_seed)).hexdigest()
-    deck = fairness.deck_order(round_.server_seed, "lucky", 1, jokers=1)
+    assert (
+        body["commitment"] == hashlib.sha256(bytes.fromhex(round_.secret_server_seed())).hexdigest()
+    )
+    deck = fairness.deck_order(round_.secret_server_seed(), "lucky", 1, jokers=1)
     assert body["boxes"][0]["cards"] == [str(deck[i]) for i in (0, 2, 4, 6, 8)]  # JD-3
     assert balance(funded_player) == D("99.10")
     assert money.house_account(AccountKind.STAKES_IN_PLAY, "USD").balance == D("0.60")
@@ -142,7 +144,7 @@ def test_exchange_and_bet_charge_the_wallet_and_the_round_settles(funded_player,
     assert settled["boxes"][0]["bet"] == "1.20"
     result = D(settled["boxes"][0]["result"]["total"])
     assert balance(funded_player) == D("100.00") + result
-    assert settled["server_seed"]
+    assert "server_seed" not in settled  # FS-7: shown once the player rotates the pair
     assert len(settled["dealer"]["final"]) == 5
     assert "qualifies" in settled["dealer"]
     record = BoxSettlement.objects.get(round_id=body["id"])
@@ -209,7 +211,7 @@ def test_unfinished_round_hides_cards_and_seed_from_staff(funded_player, pit, jo
     assert seen["boxes"][0]["cards"] is None
     assert "server_seed" not in seen
     round_ = Round.objects.get(pk=body["id"])
-    assert round_.server_seed not in str(seen)
+    assert round_.secret_server_seed() not in str(seen)
 
 
 def test_a_player_lists_only_their_own_rounds(funded_player, other_player, pit, joker_table):
@@ -357,7 +359,7 @@ def test_replay_detects_a_tampered_history(funded_player, joker_table):
     act(client, body["id"], "b", box=1, action="bet")
     round_ = Round.objects.get(pk=body["id"])
     assert replay_joker_draw(round_).ok
-    round_.server_seed = "00" * 32
+    round_.seed_pair.server_seed = "00" * 32
     report = replay_joker_draw(round_)
     assert not report.ok
     assert "does not match the commitment (FS-2)" in report.mismatches[0]
@@ -377,9 +379,10 @@ def test_replay_round_command(funded_player, joker_table, capsys):
     )
 
 
-def test_the_admin_shows_seed_and_history_only_once_a_round_is_over(
+def test_the_admin_shows_seed_and_history_only_once_a_round_is_over_and_its_pair_rotated(
     funded_player, auditor, joker_table
 ):
+    """FS-7: the history once the round is over, the seed once its player rotates the pair."""
     from django.test import Client
 
     client = api_client(funded_player)
@@ -389,9 +392,12 @@ def test_the_admin_shows_seed_and_history_only_once_a_round_is_over(
     staff.force_login(auditor)
     page = staff.get(f"/admin/games/round/{round_.pk}/change/")
     assert page.status_code == 200
-    assert round_.server_seed.encode() not in page.content
+    assert round_.secret_server_seed().encode() not in page.content
     assert b"round_opened" not in page.content  # the hand history holds the cards
     act(client, body["id"], "f", box=1, action="fold")
     page = staff.get(f"/admin/games/round/{round_.pk}/change/")
-    assert round_.server_seed.encode() in page.content
     assert b"dealer_reveal" in page.content
+    assert round_.secret_server_seed().encode() not in page.content  # the pair is still live
+    client.post("/api/v1/me/seeds/rotate/", HTTP_IDEMPOTENCY_KEY="rotate")
+    page = staff.get(f"/admin/games/round/{round_.pk}/change/")
+    assert round_.secret_server_seed().encode() in page.content

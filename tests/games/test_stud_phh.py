@@ -94,7 +94,7 @@ def test_exported_hands_replay_here_and_in_pokerkit_to_the_same_stacks(
         ours = Hand.from_json(round_.engine_state).state.finishing_stacks
         hand = phh.loads(text)
         assert hand.finishing_stacks == ours
-        assert hand.extra["_server_seed"] == round_.server_seed
+        assert hand.extra["_server_seed"] == round_.secret_server_seed()
         assert hand.extra["_commitment"] == round_.commitment
         path = tmp_path / f"{round_.pk}.phh"
         path.write_text(text)

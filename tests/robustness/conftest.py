@@ -105,7 +105,9 @@ def cards(values: Iterable[object]) -> tuple[str, ...]:
 def deck_windows(round_: Round, *, jokers: int) -> tuple[tuple[str, ...], ...]:
     """Every run of five cards in the round's deck order (FS-5)."""
     order = cards(
-        fairness.deck_order(round_.server_seed, round_.client_seed, round_.nonce, jokers=jokers)
+        fairness.deck_order(
+            round_.secret_server_seed(), round_.client_seed, round_.nonce, jokers=jokers
+        )
     )
     return tuple(order[i : i + 5] for i in range(len(order) - 4))
 
@@ -125,7 +127,7 @@ def _secrets(world: World) -> dict[str, Secrets]:
 
     rounds = (world.open_round, world.stud_hand, world.drawmaha_hand)
     seeds_and_decks = Secrets(
-        tuple(r.server_seed for r in rounds),
+        tuple(r.secret_server_seed() for r in rounds),
         deck_windows(world.open_round, jokers=1)
         + deck_windows(world.stud_hand, jokers=0)
         + deck_windows(world.drawmaha_hand, jokers=0),

@@ -60,6 +60,12 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
     if path == "/api/v1/auth/token/":
         return {405}  # POST only, and open to all
     methods = allowed_methods(route.callback)
+    if path.startswith("/api/v1/me/"):  # a player's own seed pair: players only (FS-2)
+        if role == "anonymous":
+            return {401}
+        if role != "player":
+            return {403}  # the permission is checked before the method
+        return {405} if methods is not None and "GET" not in methods else {200}
     if methods is not None and "GET" not in methods:
         if path.startswith("/api/v1/"):
             if role == "anonymous":
@@ -114,6 +120,8 @@ def expected_post(route: Route, role: str) -> set[int]:
         return {200}  # the sample player is seated: an empty body is a whole request
     if path.endswith("/show/"):
         return {409}  # a whole request too, but the sample hand is still being played (ST-10)
+    if path == "/api/v1/me/seeds/rotate/":
+        return {409}  # the sample player's round is unfinished: its seed stays secret (FS-7)
     return {400}
 
 

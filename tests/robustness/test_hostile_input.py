@@ -237,7 +237,7 @@ def test_the_owner_sees_their_own_cards_and_never_the_seed(world: World):
     )
     assert round_["boxes"][0]["cards"]  # their own cards...
     assert "server_seed" not in round_  # ...but not the seed before the end (FS-7)
-    assert world.open_round.server_seed not in json.dumps(round_)
+    assert world.open_round.secret_server_seed() not in json.dumps(round_)
 
 
 def test_no_log_line_carries_a_secret(world: World, caplog, settings, pit, pit2):
@@ -268,7 +268,7 @@ def test_no_log_line_carries_a_secret(world: World, caplog, settings, pit, pit2)
     hand = Round.objects.filter(table=table).get()
     hidden = [tuple(opened["boxes"][0]["cards"])]
     hidden += [cards(seat.down) for seat in stud.Hand.from_json(hand.engine_state).state.hands]
-    forbidden = Secrets((joker.server_seed, hand.server_seed), tuple(hidden))
+    forbidden = Secrets((joker.secret_server_seed(), hand.secret_server_seed()), tuple(hidden))
     logged = "\n".join(record.getMessage() for record in caplog.records) + caplog.text
     assert not leaks(logged, forbidden), leaks(logged, forbidden)[:3]
 

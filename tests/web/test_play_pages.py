@@ -20,7 +20,7 @@ from django.test import AsyncClient, Client
 from games import live, selectors
 from games.engine import fairness
 from games.models import Round, RoundStatus, TableStatus
-from games.services import drawmaha, joker_draw, stud
+from games.services import drawmaha, joker_draw, seeds, stud
 from games.services import tables as table_services
 from games.services.joker_draw import BoxRequest
 from payouts.services import deposit
@@ -140,13 +140,19 @@ def test_recall_lists_only_the_players_own_rounds(player, other_player, joker_ta
 
 def test_a_settled_round_shows_its_seeds_and_every_dealt_card_position(player, joker_table, funded):
     round_ = play_round(player, joker_table, finish=True)
+    settled = signed_in(player).get(f"/play/recall/joker-draw/{round_.pk}/").content.decode()
+    assert round_.secret_server_seed() not in settled  # the pair is live: it shuffles on
+    assert 'id="verify"' not in settled
+    seeds.rotate(player)
     response = signed_in(player).get(f"/play/recall/joker-draw/{round_.pk}/")
     page = response.content.decode()
-    assert round_.server_seed in page  # FS-7: revealed once the round is over
+    assert round_.secret_server_seed() in page  # FS-7: revealed once the pair is rotated
     assert round_.commitment in page
     assert 'id="verify"' in page
     # One box and the dealer: ten cards, at the deck positions the seeds give (JD-3).
-    deck = fairness.deck_order(round_.server_seed, round_.client_seed, round_.nonce, jokers=1)
+    deck = fairness.deck_order(
+        round_.secret_server_seed(), round_.client_seed, round_.nonce, jokers=1
+    )
     dealt = response.context["dealt"]
     assert [d["position"] for d in dealt] == list(range(10))
     assert [d["card"] for d in dealt] == [str(card) for card in deck[:10]]
@@ -159,7 +165,9 @@ def test_dealt_cards_of_a_round_with_exchanges_follow_the_deck(player, joker_tab
     joker_draw.act(player=player, round_id=round_.pk, box=1, action="exchange", cards=throw)
     joker_draw.act(player=player, round_id=round_.pk, box=1, action="bet")
     round_.refresh_from_db()
-    deck = fairness.deck_order(round_.server_seed, round_.client_seed, round_.nonce, jokers=1)
+    deck = fairness.deck_order(
+        round_.secret_server_seed(), round_.client_seed, round_.nonce, jokers=1
+    )
     dealt = selectors.dealt_cards(round_)
     # JD-4, JD-8: the exchange and the dealer's draw take the next cards off the top.
     assert [position for position, _ in dealt] == list(range(len(dealt)))
@@ -179,7 +187,7 @@ def test_a_round_in_play_never_shows_its_seed_or_deck(player, other_player, joke
     own = signed_in(player).get(f"/play/recall/joker-draw/{round_.pk}/")
     assert own.status_code == 200
     page = own.content.decode()
-    assert round_.server_seed not in page  # FS-2: secret until the round is over
+    assert round_.secret_server_seed() not in page  # FS-2: secret until the round is over
     assert 'id="verify"' not in page
     assert own.context["dealt"] == []
     # The player sees their own cards, never the dealer's nor the rest of the deck.
@@ -187,7 +195,7 @@ def test_a_round_in_play_never_shows_its_seed_or_deck(player, other_player, joke
     assert _quoted_cards(page, set(state.deck) - set(state.boxes[0].cards)) == []
     for url in ("/play/recall/", f"/play/recall/joker-draw/{round_.pk}/"):
         other = signed_in(other_player).get(url).content.decode()
-        assert round_.server_seed not in other
+        assert round_.secret_server_seed() not in other
         assert _quoted_cards(other, state.deck) == []
 
 
@@ -205,7 +213,7 @@ def test_a_stud_hand_in_play_shows_no_hole_cards_or_seed_to_the_other_player(
             f'href="/play/recall/stud/{hand.pk}/"' in client.get("/play/recall/").content.decode()
         )
         page = client.get(f"/play/recall/stud/{hand.pk}/").content.decode()
-        assert hand.server_seed not in page
+        assert hand.secret_server_seed() not in page
         assert _quoted_cards(page, hole_cards) == []
         assert '"events"' not in page  # the history is shown once the hand is over
 
@@ -225,7 +233,7 @@ def test_a_finished_peer_hand_shows_each_cards_shuffle_and_position(
     response = signed_in(player).get(f"/play/recall/drawmaha/{hand.pk}/")
     assert 'id="verify"' in response.content.decode()
     # DM-2: five cards each off one shuffle (FS-5), at the positions the seeds give.
-    deck = fairness.deck_order(hand.server_seed, hand.client_seed, hand.nonce)
+    deck = fairness.deck_order(hand.secret_server_seed(), hand.client_seed, hand.nonce)
     dealt = response.context["dealt"]
     assert [(d["shuffle"], d["position"]) for d in dealt] == [(0, n) for n in range(10)]
     assert [d["card"] for d in dealt] == [str(card) for card in deck[:10]]

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games.engine import stud as stud_engine
 from games.models import BoxSettlement, Round, RoundStatus, Seat, TableLimits, TableStatus
 from games.replay import ReplayReport
-from games.services import joker_draw, stud
+from games.services import joker_draw, seeds, stud
 from games.services import tables as table_services
 from games.services.joker_draw import BoxRequest
 from games.staff import views
@@ -152,7 +152,7 @@ def test_the_live_view_shows_a_joker_round_and_the_house_net_today(settled_boxes
         player=ann, table=BoxSettlement.objects.first().table, boxes=[BoxRequest(1, D("0.30"))]
     )
     page = signed_in(pit).get("/staff/live/tables/").content.decode()
-    assert f"round {round_.nonce}: ann, 1 box(es), box 1 to decide" in page
+    assert f"round {round_.pk}: ann, 1 box(es), box 1 to decide" in page
     house_net = house(AccountKind.HOUSE_BANKROLL) - D("10000.00")  # the bankroll funded
     assert house_net != 0
     assert f"{house_net} USD" in page
@@ -384,9 +384,14 @@ def test_a_settled_round_shows_its_cards_history_and_replay_match(settled_boxes,
     assert box.final_cards in page
     assert box.dealer_cards in page
     assert '<span class="good">match</span>' in page
-    assert "the revealed seed matches the commitment" in page
+    assert "once the seed pair is rotated (FS-7)" in page  # the player's pair shuffles on
+    assert box.round.secret_server_seed() not in page
     assert "dealer_reveal" in page
     assert 'id="void-form"' not in page
+    seeds.rotate(box.player)
+    page = signed_in(auditor).get(f"/staff/rounds/{box.round_id}/").content.decode()
+    assert "the revealed seed matches the commitment" in page
+    assert box.round.secret_server_seed() in page
 
 
 def test_a_replay_mismatch_is_shown_in_red(settled_boxes, auditor, monkeypatch):

@@ -105,7 +105,7 @@
   function roundView(round, act) {
     const view = h("div", { class: "round" });
     view.appendChild(h("p", { class: "caption" },
-      `Round ${round.nonce} · ${round.state}`, " · commitment ", h("code", {}, round.commitment.slice(0, 16) + "…")));
+      `Round ${round.id} · nonce ${round.nonce} · ${round.state}`, " · commitment ", h("code", {}, round.commitment.slice(0, 16) + "…")));
     view.appendChild(dealerView(round));
     const boxes = h("div", { class: "boxes" });
     for (const box of round.boxes) boxes.appendChild(boxView(round, box, act));
@@ -162,7 +162,11 @@
       view.appendChild(roundView(round, round.state === "deciding" ? act : null));
     }
 
+    // The seed pair's hash, shown before the stake, with the next nonce (FS-2).
+    const loadSeeds = window.casinoSeeds.seedPanel(document.getElementById("seeds-panel")).load;
+
     async function load() {
+      await loadSeeds();
       const page = await api.request("GET", `${root.dataset.roundsUrl}?table=${tableId}`);
       const latest = page.results[0] || null;
       const before = current;
@@ -204,6 +208,7 @@
         const round = await api.request("POST", root.dataset.roundsUrl, { table: tableId, boxes });
         show(round);
         await showBalance();
+        await loadSeeds();  // the next nonce
         api.announce(`Cards dealt. ${summary(round)}`);
       } catch (error) {
         stakeError.textContent = error.message;

@@ -135,8 +135,15 @@
         } else if (hand.common_card) {
           view.appendChild(h("div", { class: "board" }, h("h3", {}, "Common card"), cardRow([hand.common_card])));
         }
+        view.appendChild(h("p", { class: "caption" }, "This hand: commitment ", h("code", {}, hand.commitment),
+          " · client seeds ", h("code", {}, hand.client_seed)));
       } else {
         view.appendChild(h("p", {}, table.seats.length < 2 ? "Waiting for players." : "The next hand is about to be dealt."));
+      }
+      // Committed before the next hand's antes or blinds (FS-2); revealed once that hand is over.
+      if (table.next_hand_commitment) {
+        view.appendChild(h("p", { class: "caption", "data-testid": "next-hand-commitment" },
+          "Next hand's server seed SHA-256: ", h("code", {}, table.next_hand_commitment)));
       }
       const seats = h("ol", { class: "seats" });
       const inHand = new Map((hand ? hand.players : []).map((p, index) => [p.seat, { ...p, index }]));
@@ -295,6 +302,8 @@
     }
     load().catch((error) => { actionError.textContent = error.message; });
     api.watchTable(root.dataset.eventsUrl, () => load().catch(() => {}), 10);
+    // The client seed the next hands mix in (FS-2).
+    window.casinoSeeds.seedPanel(document.getElementById("seeds-panel")).load();
   }
 
   document.addEventListener("DOMContentLoaded", () => {

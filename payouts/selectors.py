@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +36,34 @@ def wallet_entries(user: User, currency: str) -> QuerySet[LedgerEntry]:
 
 def all_accounts() -> QuerySet[Account]:
     return Account.objects.select_related("owner").order_by("currency", "kind", "owner__username")
+
+
+@dataclass(frozen=True)
+class Bankroll:
+    """The house's bankroll in one currency: what it can still put at risk, and what it holds
+    for the top payouts of the rounds in play."""
+
+    currency: str
+    available: Decimal
+    reserved: Decimal
+
+
+def bankrolls() -> dict[str, Bankroll]:
+    """The house bankroll of every currency that has one, by currency."""
+    balances: dict[str, dict[str, Decimal]] = defaultdict(dict)
+    for currency, kind, balance in Account.objects.filter(
+        owner__isnull=True, kind__in=(AccountKind.HOUSE_BANKROLL, AccountKind.HOUSE_RESERVED)
+    ).values_list("currency", "kind", "balance"):
+        balances[currency][kind] = balance
+    zero = Decimal("0.00")
+    return {
+        currency: Bankroll(
+            currency,
+            available=found.get(AccountKind.HOUSE_BANKROLL, zero),
+            reserved=found.get(AccountKind.HOUSE_RESERVED, zero),
+        )
+        for currency, found in sorted(balances.items())
+    }
 
 
 @contextmanager
@@ -78,6 +107,7 @@ class LedgerCheck:
     ever_negative: list[int]
     currency_mismatches: list[int]
     totals_by_currency: dict[str, Decimal]
+    reservation_mismatches: list[str]
 
     @property
     def ok(self) -> bool:
@@ -89,6 +119,7 @@ class LedgerCheck:
             or self.ever_negative
             or self.currency_mismatches
             or any(self.totals_by_currency.values())
+            or self.reservation_mismatches
         )
 
     def findings(self) -> list[tuple[str, list[str]]]:
@@ -112,6 +143,10 @@ class LedgerCheck:
             (
                 "currencies whose entries do not sum to zero",
                 [f"{c} {t}" for c, t in self.totals_by_currency.items() if t],
+            ),
+            (
+                "house reservations differing from the open rounds' holds",
+                self.reservation_mismatches,
             ),
         ]
 
@@ -176,7 +211,35 @@ def check_ledger() -> LedgerCheck:
         ever_negative=ever_negative,
         currency_mismatches=mismatched,
         totals_by_currency=totals,
+        reservation_mismatches=reservation_mismatches(),
     )
+
+
+def reservation_mismatches() -> list[str]:
+    """Per currency, the house's reserved account (from its entries) against the holds of the
+    rounds still in play: a hold left after its round ended, or a round playing on a hold the
+    ledger does not have, shows here."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT a.currency, SUM(e.amount) FROM payouts_ledgerentry e "
+            "JOIN payouts_account a ON a.id = e.account_id "
+            "WHERE a.kind = %s AND a.owner_id IS NULL GROUP BY a.currency",
+            [AccountKind.HOUSE_RESERVED],
+        )
+        reserved = dict(cursor.fetchall())
+        cursor.execute(
+            "SELECT t.currency, SUM(r.house_hold) FROM games_round r "
+            "JOIN games_table t ON t.id = r.table_id "
+            "WHERE r.status = 'deciding' GROUP BY t.currency"
+        )
+        held = dict(cursor.fetchall())
+    zero = Decimal("0.00")
+    return [
+        f"{currency}: reserved {reserved.get(currency, zero)}, "
+        f"open rounds' holds {held.get(currency, zero)}"
+        for currency in sorted(reserved.keys() | held.keys())
+        if reserved.get(currency, zero) != held.get(currency, zero)
+    ]
 
 
 def recent_ledger_reports(count: int = 14) -> QuerySet[ReconciliationReport]:

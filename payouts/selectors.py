@@ -145,7 +145,7 @@ class LedgerCheck:
                 [f"{c} {t}" for c, t in self.totals_by_currency.items() if t],
             ),
             (
-                "house reservations differing from the open rounds' holds",
+                "house reservations differing from the holds of open rounds",
                 self.reservation_mismatches,
             ),
         ]
@@ -236,7 +236,7 @@ def reservation_mismatches() -> list[str]:
     zero = Decimal("0.00")
     return [
         f"{currency}: reserved {reserved.get(currency, zero)}, "
-        f"open rounds' holds {held.get(currency, zero)}"
+        f"holds of open rounds {held.get(currency, zero)}"
         for currency in sorted(reserved.keys() | held.keys())
         if reserved.get(currency, zero) != held.get(currency, zero)
     ]

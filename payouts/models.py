@@ -35,7 +35,7 @@ class AccountKind(models.TextChoices):
     PLAYER_WALLET = "player_wallet", "Player wallet"
     HOUSE_BANKROLL = "house_bankroll", "House bankroll"
     # The part of the bankroll held for the top payout of the joker draw rounds in play: moved
-    # here at the opening, paid out or given back at the settlement (or the void). What stays
+    # here by the opening, paid out or given back by the settlement (or the void). What stays
     # in the bankroll account is what the house can still put at risk.
     HOUSE_RESERVED = "house_reserved", "House bankroll reserved for rounds in play"
     STAKES_IN_PLAY = "stakes_in_play", "Stakes held in play"
@@ -102,7 +102,6 @@ class TransactionKind(models.TextChoices):
     WITHDRAWAL = "withdrawal", "Withdrawal"
     HOUSE_FUNDING = "house_funding", "House bankroll funding"
     STAKE = "stake", "Stake taken"
-    HOLD = "hold", "Top payout held"
     SETTLEMENT = "settlement", "Settlement"
     RAKE = "rake", "Rake"
     REVERSAL = "reversal", "Reversal"

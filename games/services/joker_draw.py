@@ -155,28 +155,25 @@ def open_round(
         ]
         if bonuses:
             postings.append(Posting(accounts.bonus, bonuses))
-        opening_transfers = [
-            Transfer(
-                kind=TransactionKind.STAKE,
-                postings=postings,
-                reason=f"{round_}: antes and BONUS",
-                created_by=player,
-                reference=f"round:{round_.pk}:open",
-            ),
-            # The round's top payout leaves what the house may still put at risk: the
-            # settlement pays it from here, so it can never fail for house funds (HB-1).
-            Transfer(
-                kind=TransactionKind.HOLD,
-                postings=[
-                    Posting(accounts.house_bankroll, -hold),
-                    Posting(accounts.house_reserved, hold),
-                ],
-                reason=f"{round_}: top payout held",
-                reference=f"round:{round_.pk}:hold",
-            ),
+        # The round's top payout leaves what the house may still put at risk, in the same
+        # transaction as the stakes: the settlement pays from it, so it can never fail for
+        # house funds (HB-1).
+        postings += [
+            Posting(accounts.house_bankroll, -hold),
+            Posting(accounts.house_reserved, hold),
         ]
         try:
-            post_transactions(opening_transfers)
+            post_transactions(
+                [
+                    Transfer(
+                        kind=TransactionKind.STAKE,
+                        postings=postings,
+                        reason=f"{round_}: antes and BONUS, top payout held",
+                        created_by=player,
+                        reference=f"round:{round_.pk}:open",
+                    )
+                ]
+            )
         except InsufficientFunds as short:
             if short.account.kind != AccountKind.HOUSE_BANKROLL:
                 raise

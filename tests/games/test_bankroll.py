@@ -94,9 +94,13 @@ def test_an_opening_the_bankroll_cannot_cover_is_refused_and_moves_nothing(joker
     money.fund_house(currency="USD", amount=D("2036.90"), reason="more bankroll", by=pit)
     opened = open_round(client, joker_table, boxes, key="top-bonus")
     assert opened.status_code == 201, opened.json()
-    assert Round.objects.get().house_hold == hold_for("6.00") == D("12036.90")
+    round_ = Round.objects.get()
+    assert round_.house_hold == hold_for("6.00") == D("12036.90")
     assert house(AccountKind.HOUSE_BANKROLL) == 0
     assert house(AccountKind.HOUSE_RESERVED) == D("12036.90")
+    # The hold moves with the stakes, in the opening's one ledger transaction.
+    opening = LedgerTransaction.objects.get(reference__startswith=f"round:{round_.pk}:")
+    assert opening.entries.get(account__kind=AccountKind.HOUSE_RESERVED).amount == D("12036.90")
 
 
 def test_a_covered_top_bonus_win_settles_although_other_rounds_drained_the_bankroll(

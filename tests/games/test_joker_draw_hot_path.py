@@ -79,10 +79,8 @@ def test_an_opening_an_exchange_and_a_settlement_send_few_statements(
     assert round_.events.count() == round_.history_length
     assert BoxSettlement.objects.filter(round=round_).count() == 1
     references = LedgerTransaction.objects.filter(reference__startswith=f"round:{round_.pk}:")
-    # The ante and BONUS, the hold of the top payout (HB-1), the exchange's extra ante, the bet,
-    # the payout (which spends the hold).
-    assert references.count() == 5
-    assert references.filter(reference=f"round:{round_.pk}:hold").count() == 1
+    # The ante and BONUS, the exchange's extra ante, the bet, the payout.
+    assert references.count() == 4
     money_check = money.wallet(funded, "USD").balance
     settled = BoxSettlement.objects.get(round=round_)
     assert money_check == Decimal("100.00") + settled.total_result

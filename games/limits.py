@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from payouts.models import CENT, PaytableKind, PaytableVersion
 from payouts.rtp import band_problem
 
-from .models import Game
+from .engine.joker_draw import Stake, top_payout
+from .models import Game, TableLimits
 
 JOKER_DRAW_FIELDS = (
     "min_ante",
@@ -201,6 +202,23 @@ def _validate_joker_draw(v: Mapping[str, Any], errors: dict[str, str]) -> None:
         refused = band_problem(version, [band])
         if refused:
             errors[name] = refused["rtp"]
+
+
+def top_round_payout(limits: TableLimits) -> Decimal | None:
+    """The most one round at the top of these joker draw limits can cost the house: every box
+    at the top ante and the top BONUS, at the top lines of the paytable versions in force
+    (what an opening holds of the bankroll, HB-1); None for other games, or while a paytable
+    has no approved version."""
+    if limits.bet_paytable is None or limits.bonus_paytable is None:
+        return None
+    bet, bonus = limits.bet_paytable.active_version(), limits.bonus_paytable.active_version()
+    if bet is None or bonus is None:
+        return None
+    stakes = [
+        Stake(box=n, ante=cast(Decimal, limits.max_ante), bonus=limits.bonus_max)
+        for n in range(1, (limits.boxes_per_round or 1) + 1)
+    ]
+    return top_payout(stakes, bet_paytable=bet.odds(), bonus_paytable=bonus.odds())
 
 
 def _validate_peer_game(game: str, v: Mapping[str, Any], errors: dict[str, str]) -> None:

@@ -290,6 +290,10 @@ class Round(models.Model):
     )
     decision_deadline = models.DateTimeField(null=True, blank=True)
     history_length = models.PositiveIntegerField(default=0, editable=False)
+    # What a banked round holds of the house bankroll for its top payout, from its opening
+    # until it is settled or voided (`ledger_check` proves the holds of the open rounds are
+    # what the house's reserved account holds).
+    house_hold = money_field(default=Decimal("0.00"), editable=False)
     void_reason = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     settled_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -15,9 +15,11 @@ from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
 from payouts.models import AccountKind, ChangeStatus, LedgerEntry
+from payouts.selectors import bankrolls
 
 from .alerts import CatchUpFailure, catch_up_failures
 from .engine import joker_draw
+from .limits import top_round_payout
 from .models import (
     BoxSettlement,
     Game,
@@ -121,6 +123,8 @@ class LiveTable:
     takings_today: Decimal
     catch_up_failure: CatchUpFailure | None = None
     """Set while the sweeper fails to catch up the table's timers (``games.alerts``)."""
+    top_payout: TopPayout | None = None
+    """A banked table's top payout under its limits in force."""
 
 
 def live_tables() -> list[LiveTable]:
@@ -137,16 +141,45 @@ def live_tables() -> list[LiveTable]:
         rounds[round_.table_id].append(round_)
     takings = takings_today()
     failures = catch_up_failures(table.pk for table in tables)
-    return [
-        LiveTable(
-            table=table,
-            seats=seats[table.pk],
-            rounds=[(round_, round_state(round_, table.game)) for round_ in rounds[table.pk]],
-            takings_today=takings.get(table.pk, Decimal("0.00")),
-            catch_up_failure=failures.get(table.pk),
+    available = available_bankrolls()
+    live = []
+    for table in tables:
+        limits = table.active_limits() if table.game == Game.JOKER_DRAW else None
+        live.append(
+            LiveTable(
+                table=table,
+                seats=seats[table.pk],
+                rounds=[(round_, round_state(round_, table.game)) for round_ in rounds[table.pk]],
+                takings_today=takings.get(table.pk, Decimal("0.00")),
+                catch_up_failure=failures.get(table.pk),
+                top_payout=top_payout(limits, available) if limits else None,
+            )
         )
-        for table in tables
-    ]
+    return live
+
+
+@dataclass(frozen=True)
+class TopPayout:
+    """What one round at the top of a banked table's limits can cost the house (HB-1), and
+    whether that is more than the bankroll has available: such an opening would be refused,
+    so pit staff see the limits flagged."""
+
+    amount: Decimal
+    uncovered: bool
+
+
+def available_bankrolls() -> dict[str, Decimal]:
+    """What the house bankroll can still put at risk, by currency."""
+    return {currency: bankroll.available for currency, bankroll in bankrolls().items()}
+
+
+def top_payout(limits: TableLimits, available: dict[str, Decimal]) -> TopPayout | None:
+    """The limits' top payout against the bankroll `available` in the table's currency; None
+    for limits that are not a banked game's or whose paytables have no approved version."""
+    amount = top_round_payout(limits)
+    if amount is None:
+        return None
+    return TopPayout(amount, amount > available.get(limits.table.currency, Decimal("0.00")))
 
 
 def round_state(round_: Round, game: str) -> str:

@@ -102,8 +102,22 @@ def bonus_held() -> list[str]:
     return _differences(AccountKind.BONUS, bonuses, "BONUS bets in rounds in play")
 
 
+def house_reserved_held() -> list[str]:
+    """The house's reserved account holds exactly the top-payout holds of the rounds in play
+    (HB-1): a hold left after its round ended, or a round playing on a hold the ledger does not
+    have, shows here."""
+    holds = dict(
+        Round.objects.filter(status=RoundStatus.DECIDING)
+        .values("table__currency")
+        .annotate(total=Sum("house_hold"))
+        .values_list("table__currency", "total")
+    )
+    return _differences(AccountKind.HOUSE_RESERVED, holds, "holds of open rounds")
+
+
 CHECKS: tuple[tuple[str, Callable[[], list[str]]], ...] = (
     ("table chips differing from the seats' stacks", table_chips_held),
     ("stakes in play differing from the stakes of rounds in play", stakes_in_play_held),
     ("BONUS held differing from the BONUS bets of rounds in play", bonus_held),
+    ("house reservations differing from the holds of open rounds", house_reserved_held),
 )

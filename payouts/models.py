@@ -50,6 +50,10 @@ class Currency(models.TextChoices):
 class AccountKind(models.TextChoices):
     PLAYER_WALLET = "player_wallet", "Player wallet"
     HOUSE_BANKROLL = "house_bankroll", "House bankroll"
+    # The part of the bankroll held for the top payout of the joker draw rounds in play: moved
+    # here by the opening, paid out or given back by the settlement (or the void). What stays
+    # in the bankroll account is what the house can still put at risk.
+    HOUSE_RESERVED = "house_reserved", "House bankroll reserved for rounds in play"
     STAKES_IN_PLAY = "stakes_in_play", "Stakes held in play"
     RAKE = "rake", "Rake"
     BONUS = "bonus", "BONUS side bets held"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,6 +37,34 @@ def wallet_entries(user: User, currency: str) -> QuerySet[LedgerEntry]:
 
 def all_accounts() -> QuerySet[Account]:
     return Account.objects.select_related("owner").order_by("currency", "kind", "owner__username")
+
+
+@dataclass(frozen=True)
+class Bankroll:
+    """The house's bankroll in one currency: what it can still put at risk, and what it holds
+    for the top payouts of the rounds in play."""
+
+    currency: str
+    available: Decimal
+    reserved: Decimal
+
+
+def bankrolls() -> dict[str, Bankroll]:
+    """The house bankroll of every currency that has one, by currency."""
+    balances: dict[str, dict[str, Decimal]] = defaultdict(dict)
+    for currency, kind, balance in Account.objects.filter(
+        owner__isnull=True, kind__in=(AccountKind.HOUSE_BANKROLL, AccountKind.HOUSE_RESERVED)
+    ).values_list("currency", "kind", "balance"):
+        balances[currency][kind] = balance
+    zero = Decimal("0.00")
+    return {
+        currency: Bankroll(
+            currency,
+            available=found.get(AccountKind.HOUSE_BANKROLL, zero),
+            reserved=found.get(AccountKind.HOUSE_RESERVED, zero),
+        )
+        for currency, found in sorted(balances.items())
+    }
 
 
 @contextmanager

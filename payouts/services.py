@@ -58,6 +58,7 @@ class LedgerError(Exception):
 
 class InsufficientFunds(LedgerError):
     def __init__(self, account: Account, shortfall: Decimal) -> None:
+        self.account = account
         super().__init__(
             f"Insufficient funds in {account}: {shortfall} {account.currency} short "
             "(no wagering without funds; no balance may go negative).",
@@ -122,6 +123,7 @@ class GameAccounts:
     stakes_in_play: Account
     bonus: Account
     house_bankroll: Account
+    house_reserved: Account
 
 
 def game_accounts(player: User, currency: str) -> GameAccounts:
@@ -132,7 +134,12 @@ def game_accounts(player: User, currency: str) -> GameAccounts:
     key = (player.pk, currency)
     known = _GAME_ACCOUNTS.get(key)
     if known is None:
-        house_kinds = (AccountKind.STAKES_IN_PLAY, AccountKind.BONUS, AccountKind.HOUSE_BANKROLL)
+        house_kinds = (
+            AccountKind.STAKES_IN_PLAY,
+            AccountKind.BONUS,
+            AccountKind.HOUSE_BANKROLL,
+            AccountKind.HOUSE_RESERVED,
+        )
         found = {
             account.kind: account
             for account in Account.objects.filter(currency=currency).filter(
@@ -147,6 +154,8 @@ def game_accounts(player: User, currency: str) -> GameAccounts:
             bonus=found.get(AccountKind.BONUS) or house_account(AccountKind.BONUS, currency),
             house_bankroll=found.get(AccountKind.HOUSE_BANKROLL)
             or house_account(AccountKind.HOUSE_BANKROLL, currency),
+            house_reserved=found.get(AccountKind.HOUSE_RESERVED)
+            or house_account(AccountKind.HOUSE_RESERVED, currency),
         )
         # Kept once the accounts are surely on the ledger: one made by a transaction that then
         # rolls back would name no account.

@@ -27,6 +27,7 @@ from games.engine.hands import HandValue, evaluate
 HAND_SIZE = 5
 MAX_BOXES = 3  # JD-16
 MAX_FIRST_EXCHANGE = 5  # JD-5
+MAX_EXCHANGES = 2  # JD-5, JD-6: none after the second (JD-7)
 DEALER_QUALIFIES_FROM_RANK = 11  # JD-10: a pair of jacks
 CENT = Decimal("0.01")
 NO_GAME_ODDS = Fraction(2, 3)  # JD-11
@@ -76,7 +77,7 @@ class Box:
     def options(self) -> tuple[str, ...]:
         if self.status != BoxStatus.DECIDING:
             return ()
-        if self.exchanges < 2:  # JD-5 (1 to 5 cards), JD-6 (exactly one); none after two (JD-7)
+        if self.exchanges < MAX_EXCHANGES:  # JD-5 (1 to 5 cards), JD-6 (exactly one); JD-7
             return ("fold", "exchange", "bet")
         return ("fold", "bet")
 
@@ -410,6 +411,23 @@ def _pay(stake: Decimal, odds: Fraction) -> Decimal:
         # Table and paytable validation (JD-2) make this unreachable; never round money silently.
         raise ValueError(f"{stake} at {odds} pays {won}, a fraction of a cent (JD-2)")
     return won.quantize(CENT)
+
+
+def top_payout(
+    stakes: Iterable[Stake], *, bet_paytable: Paytable, bonus_paytable: Paytable
+) -> Decimal:
+    """The most the house can pay on these stakes beyond returning them: per box, the total
+    ante after two exchanges (3A, JD-5..7) paid 1:1 (more than a no-game's 2:3, JD-11), the bet
+    on it (6A) at the bet paytable's top line (1:1 at least: unlisted hands pay 1:1), and the
+    BONUS at its top line (JD-13). Rounded up to the cent: what it covers is never short."""
+    top_bet = max([Fraction(1), *bet_paytable.values()])
+    top_bonus = max(bonus_paytable.values(), default=Fraction(0))
+    exact = Fraction(0)
+    for stake in stakes:
+        ante = Fraction(stake.ante) * (1 + MAX_EXCHANGES)
+        exact += ante + 2 * ante * top_bet + Fraction(stake.bonus or 0) * top_bonus
+    cents = -(-exact // Fraction(CENT))
+    return Decimal(cents) * CENT
 
 
 # The dealer's draw (JD-9) --------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.db import service_transaction
 from casino.faults import fault_point
@@ -37,8 +38,21 @@ from games.models import (
 )
 from games.services import joker_draw_sql, seeds
 from games.services.rounds import RoundRefused, check_game, no_limits
-from payouts.models import ChangeStatus, PaytableLine, PaytableVersion, TransactionKind
-from payouts.services import GameAccounts, Posting, Transfer, game_accounts, post_transactions
+from payouts.models import (
+    AccountKind,
+    ChangeStatus,
+    PaytableLine,
+    PaytableVersion,
+    TransactionKind,
+)
+from payouts.services import (
+    GameAccounts,
+    InsufficientFunds,
+    Posting,
+    Transfer,
+    game_accounts,
+    post_transactions,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -52,6 +66,8 @@ class BoxRequest:
 
 
 ACTIONS = ("fold", "bet", "exchange")
+# The house's own rule: a banked round opens only if the house bankroll covers its top payout.
+HOUSE_COVER_RULE = "HB-1"
 
 
 class DecisionOverdue(Exception):
@@ -89,6 +105,9 @@ def open_round(
             )
         rules = rules_in_force(opening.limits_id, opening.bet_version_id, opening.bonus_version_id)
         stakes = _checked_stakes(rules.limits, boxes)
+        hold = joker_draw.top_payout(
+            stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
+        )
         if table.status != TableStatus.OPEN:
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
         taken = joker_draw_sql.take_nonce(player.pk, client_seed)
@@ -113,6 +132,7 @@ def open_round(
             decision_deadline=now + _decision_time(rules.limits.decision_timeout_seconds),
             history_length=1 + len(events),  # the opening facts, then the deal
             created_at=now,
+            house_hold=hold,
         )
         round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
         history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
@@ -137,17 +157,35 @@ def open_round(
         ]
         if bonuses:
             postings.append(Posting(accounts.bonus, bonuses))
-        post_transactions(
-            [
-                Transfer(
-                    kind=TransactionKind.STAKE,
-                    postings=postings,
-                    reason=f"{round_}: antes and BONUS",
-                    created_by=player,
-                    reference=f"round:{round_.pk}:open",
-                )
-            ]
-        )
+        # The round's top payout leaves what the house may still put at risk, in the same
+        # transaction as the stakes: the settlement pays from it, so it can never fail for
+        # house funds (HB-1).
+        postings += [
+            Posting(accounts.house_bankroll, -hold),
+            Posting(accounts.house_reserved, hold),
+        ]
+        try:
+            post_transactions(
+                [
+                    Transfer(
+                        kind=TransactionKind.STAKE,
+                        postings=postings,
+                        reason=f"{round_}: antes and BONUS, top payout held",
+                        created_by=player,
+                        reference=f"round:{round_.pk}:open",
+                    )
+                ]
+            )
+        except InsufficientFunds as short:
+            if short.account.kind != AccountKind.HOUSE_BANKROLL:
+                raise
+            # Neither the bankroll nor the shortfall is the player's business.
+            raise RoundRefused(
+                _("The house cannot cover this round's top payout: play lower stakes."),
+                field="boxes",
+                rule=HOUSE_COVER_RULE,
+                status=409,
+            ) from None
         fault_point("round.opened")
     return round_
 
@@ -429,8 +467,12 @@ def _settle(
         postings.append(Posting(accounts.bonus, -held_bonuses))
     if paid:
         postings.append(Posting(accounts.wallet, paid))
-    if house_result:
-        postings.append(Posting(accounts.house_bankroll, house_result))
+    # The house pays what it lost out of the round's hold, which covers the top payout, and
+    # the rest of the hold goes back to the bankroll with what it won (HB-1).
+    if round_.house_hold:
+        postings.append(Posting(accounts.house_reserved, -round_.house_hold))
+    if house_result + round_.house_hold:
+        postings.append(Posting(accounts.house_bankroll, house_result + round_.house_hold))
     round_.status = RoundStatus.SETTLED
     round_.settled_at = now
     round_.decision_deadline = None

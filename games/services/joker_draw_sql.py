@@ -98,9 +98,9 @@ WITH r AS (
     INSERT INTO games_round (
         table_id, nonce, seed_pair_id, player_id, status, commitment, server_seed, client_seed,
         engine_state, bet_paytable_version_id, bonus_paytable_version_id,
-        decision_deadline, history_length, void_reason, created_at
+        decision_deadline, history_length, void_reason, created_at, house_hold
     )
-    VALUES (%s, %s, %s, %s, %s, %s, '', %s, %s::jsonb, %s, %s, %s, %s, '', %s)
+    VALUES (%s, %s, %s, %s, %s, %s, '', %s, %s::jsonb, %s, %s, %s, %s, '', %s, %s)
     RETURNING id
 ), e AS (
     INSERT INTO games_roundevent (round_id, sequence, kind, data, actor_id, created_at)
@@ -129,6 +129,7 @@ def insert_round(
         round_.decision_deadline,
         round_.history_length,
         round_.created_at,
+        round_.house_hold,
         _event_rows(None, history, start=0, actor_id=actor_id, at=round_.created_at),
     ]
     with prepared_cursor() as cursor:

@@ -1,7 +1,8 @@
 """Voiding a round: pit staff call off a joker draw round or a peer hand in progress.
 
 Every stake goes back where it came from in one balanced ledger transaction: a joker draw
-player's antes, bets and BONUS bets from the stakes in play to the wallet; a stud or Drawmaha
+player's antes, bets and BONUS bets from the stakes in play to the wallet (and the round's hold
+of the house bankroll back to the bankroll); a stud or Drawmaha
 player's chips in the pot back to the stack in front of them (or to the wallet of a player
 who already left the table). The round is marked voided with the reason, and a ``voided``
 event records who did it and why. A peer table then goes on with its next hand.
@@ -132,12 +133,16 @@ def _joker_draw_stakes(
     accounts = game_accounts(round_.player, round_.table.currency)
     held = _round_total(round_, AccountKind.STAKES_IN_PLAY)
     bonuses = _round_total(round_, AccountKind.BONUS)
+    # The round's hold of the bankroll goes back with the stakes (HB-1).
+    reserved = _round_total(round_, AccountKind.HOUSE_RESERVED)
     transfer = _transfer(
         round_,
         [
             Posting(accounts.stakes_in_play, -held),
             Posting(accounts.bonus, -bonuses),
             Posting(accounts.wallet, held + bonuses),
+            Posting(accounts.house_reserved, -reserved),
+            Posting(accounts.house_bankroll, reserved),
         ],
         by,
         reason,

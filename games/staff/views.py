@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
@@ -31,6 +32,7 @@ from games.engine import fairness
 from games.limits import GAME_FIELDS
 from games.models import (
     BoxSettlement,
+    Game,
     Round,
     RoundStatus,
     SettlementCorrection,
@@ -40,9 +42,11 @@ from games.models import (
 from games.replay import replay_round
 from games.selectors import (
     approved_corrections,
+    available_bankrolls,
     box_settlements,
     live_tables,
     round_ledger_entries,
+    top_payout,
 )
 from games.services import corrections
 from games.services import tables as table_services
@@ -50,6 +54,7 @@ from games.services.voids import void_round
 from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVersion
 from payouts.rtp import rtp_comparison_png
 from payouts.selectors import (
+    bankrolls,
     check_ledger,
     latest_rtp_observations,
     ledger_snapshot,
@@ -113,8 +118,9 @@ def live(request: HttpRequest) -> HttpResponse:
 @require_GET
 @requires(RUN_THE_PIT)
 def live_fragment(request: HttpRequest) -> HttpResponse:
-    """The tables alone, which the live page fetches every few seconds and swaps in."""
-    return render(request, "staff/_live_tables.html", {"tables": live_tables()})
+    """The tables and the bankroll alone, which the live page fetches every few seconds and
+    swaps in."""
+    return render(request, "staff/_live_tables.html", _live_context())
 
 
 @require_POST
@@ -141,8 +147,12 @@ def table_status(request: HttpRequest, pk: int) -> HttpResponse:
 def _live_page(
     request: HttpRequest, form: TableStatusForm, *, failed: Table | None = None, status: int = 200
 ) -> HttpResponse:
-    context = {"tables": live_tables(), "status_form": form, "failed": failed}
+    context = {**_live_context(), "status_form": form, "failed": failed}
     return render(request, "staff/live.html", context, status=status)
+
+
+def _live_context() -> dict[str, Any]:
+    return {"tables": live_tables(), "bankrolls": bankrolls().values()}
 
 
 @require_POST
@@ -280,8 +290,9 @@ def _limits_page(
     request: HttpRequest, refused: TableLimits | None = None, errors: Iterable[str] = ()
 ) -> HttpResponse:
     drafts = TableLimits.objects.filter(status=ChangeStatus.DRAFT).select_related(
-        "proposed_by", "bet_paytable", "bonus_paytable"
+        "table", "proposed_by", "bet_paytable", "bonus_paytable"
     )
+    available = available_bankrolls()
     by_table: dict[int, list[TableLimits]] = {}
     for draft in drafts.order_by("table_id", "number"):
         by_table.setdefault(draft.table_id, []).append(draft)
@@ -294,7 +305,18 @@ def _limits_page(
             (name, [getattr(version, name) for version in versions])
             for name in GAME_FIELDS[table.game]
         ]
-        rows.append({"table": table, "versions": versions, "fields": fields})
+        rows.append(
+            {
+                "table": table,
+                "versions": versions,
+                "fields": fields,
+                # A banked table's limits whose top payout the bankroll cannot cover are
+                # flagged before anyone approves them (HB-1).
+                "top_payouts": [top_payout(version, available) for version in versions]
+                if table.game == Game.JOKER_DRAW
+                else None,
+            }
+        )
     context = {"rows": rows, "refused": refused, "errors": list(errors)}
     return render(request, "staff/limits.html", context, status=400 if refused else 200)
 
@@ -332,6 +354,17 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
     except ChangeRefused as refused:
         return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, f"{draft} approved: in force now.")
+    top = top_payout(draft, available_bankrolls())
+    if top is not None and top.uncovered:
+        messages.warning(
+            request,
+            _(
+                "A round at the top of %(limits)s can pay %(amount)s %(currency)s, more than "
+                "the house bankroll has available: such openings are refused (HB-1) until the "
+                "bankroll is funded."
+            )
+            % {"limits": draft, "amount": top.amount, "currency": draft.table.currency},
+        )
     return redirect("staff:limits")
 
 

@@ -6,10 +6,14 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.cards import ALL_CARDS, Card, parse_cards
+from games.engine.fairness import deck_order
 from games.engine.hands import evaluate
 from games.engine.joker_draw import (
+    Action,
     Bet,
     Box,
     BoxStatus,
@@ -25,6 +29,7 @@ from games.engine.joker_draw import (
     settle_box,
     start_round,
     to_json,
+    top_payout,
 )
 
 D = Decimal
@@ -420,3 +425,51 @@ def test_a_whole_round_settles_every_box_and_survives_json():
     ]
     assert from_json(to_json(state)) == state
     assert sum(1 for e in events if e.kind == "box_settled") == 3
+
+
+# What a round can cost the house at most (the bankroll's hold, HB-1) ---------------------------
+
+
+def test_the_top_payout_is_three_antes_the_bet_at_the_top_line_and_the_bonus_at_its_top():
+    """JD-5..7: two exchanges make the ante 3A and the bet 6A; JD-11: the ante pays 1:1 (a
+    no-game's 2:3 is less); JD-13: the BONUS at its top line."""
+    stakes = [Stake(1, D("0.30"), D("6.00")), Stake(2, D("1.20"))]
+    top = top_payout(stakes, bet_paytable=BET_PAYTABLE, bonus_paytable=BONUS_PAYTABLE)
+    assert top == D("0.90") + D("1.80") * 20 + D("6.00") * 2000 + D("3.60") + D("7.20") * 20
+
+
+def test_the_top_payout_pays_the_bet_1_to_1_at_least_and_rounds_up_to_the_cent():
+    # A hand the paytable does not list pays the bet 1:1 (JD-11), above a 2:3 line.
+    low = {"pair": Fraction(2, 3)}
+    assert top_payout([Stake(1, D("0.30"))], bet_paytable=low, bonus_paytable={}) == D("2.70")
+    # 0.01 at 1:3 is a third of a cent: the hold never falls short of a payout.
+    third = {"pair": Fraction(1, 3)}
+    bonus = top_payout([Stake(1, D("0.30"), D("0.01"))], bet_paytable=low, bonus_paytable=third)
+    assert bonus == D("2.71")
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    antes=st.lists(st.sampled_from([D("0.30"), D("0.60"), D("12.00")]), min_size=1, max_size=3),
+    bonuses=st.lists(st.sampled_from([None, D("0.30"), D("6.00")]), min_size=3, max_size=3),
+    choices=st.lists(st.integers(0, 5), min_size=9, max_size=9),
+)
+@settings(max_examples=300, deadline=None)
+def test_no_round_ever_pays_more_than_its_top_payout(seed, antes, bonuses, choices):
+    stakes = [Stake(n + 1, ante, bonuses[n]) for n, ante in enumerate(antes)]
+    deck = deck_order(f"{seed:064x}", "bound", 1, jokers=1)
+    state, _ = start_round(deck, stakes, bet_paytable=BET_PAYTABLE, bonus_paytable=BONUS_PAYTABLE)
+    moves = iter(choices)
+    while state.phase == Phase.DECIDING:
+        box = state.to_act
+        assert box is not None
+        choice = next(moves)
+        if "exchange" in box.options() and choice >= 2:
+            # Exchange the last 1..3 cards (exactly one on the second exchange, JD-6).
+            count = 1 if box.exchanges else min(choice - 1, 3)
+            action: Action = Exchange(box.number, box.cards[-count:])
+        else:
+            action = Bet(box.number) if choice % 2 else Fold(box.number)
+        state, _ = apply(state, action)
+    won = sum((result.total for result in state.results), D(0))
+    assert won <= top_payout(stakes, bet_paytable=BET_PAYTABLE, bonus_paytable=BONUS_PAYTABLE)

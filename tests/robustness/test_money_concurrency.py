@@ -63,7 +63,9 @@ def test_200_antes_at_once_on_a_wallet_funded_for_50(
     # One table per ante: a player has one unfinished round per table (JD-4), so every
     # request competes for the wallet alone.
     tables = open_joker_tables(ANTES, pit, pit2, default_paytables)
-    money.fund_house(currency="USD", amount=D("1000.00"), reason="bankroll", by=pit)
+    # Enough to hold the top payout of every round the wallet pays for (36.90 each, HB-1):
+    # the wallet alone decides who plays.
+    money.fund_house(currency="USD", amount=D("2000.00"), reason="bankroll", by=pit)
     money.deposit(player=player, currency="USD", amount=ANTE * FUNDED_FOR, reason="c", by=pit)
     alice = ApiUser(live_server.url, "alice")
     start = threading.Barrier(20)

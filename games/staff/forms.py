@@ -15,7 +15,7 @@ from games.engine.hands import CATEGORIES
 from games.limits import GAME_FIELDS
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
 from payouts.forms import amount_field
-from payouts.models import Paytable, PaytableCategory, PaytableKind
+from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
 
 REASON_HELP = "Why (kept in the history)."
 
@@ -89,11 +89,9 @@ class CorrectionForm(forms.Form):
     def __init__(self, boxes: Iterable[int], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for box in boxes:
-            self.fields[f"box_{box}"] = forms.DecimalField(
-                label=f"Box {box}",
-                required=False,
-                max_digits=MONEY_DIGITS,
-                decimal_places=MONEY_PLACES,
+            # Each box's correction is one ledger entry: the entry column bounds it.
+            self.fields[f"box_{box}"] = amount_field(
+                LedgerEntry, "amount", label=f"Box {box}", required=False
             )
 
     def amounts(self) -> dict[int, Decimal]:

@@ -184,6 +184,9 @@ class SeedPair(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
 
+    # Never a column, filter, search or ordering of any admin list (casino.admin_site).
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("server_seed",)
+
     class Meta:
         ordering = ("-id",)
         constraints = [

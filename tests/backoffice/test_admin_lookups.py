@@ -22,8 +22,8 @@ from django.urls import reverse
 from casino.admin_site import CasinoAdminSite, secret_fields
 from casino.roles import PLAYER
 from games.admin import RoundAdmin
-from games.models import Round, RoundEvent, RoundStatus
-from games.services import joker_draw, stud
+from games.models import Round, RoundEvent, RoundStatus, SeedPair
+from games.services import joker_draw, seeds, stud
 from payouts.services import deposit
 from tests.conftest import make_stud_table, make_user
 
@@ -73,6 +73,7 @@ def registered() -> list[tuple[type[Model], admin.ModelAdmin]]:
 SECRETS: dict[type[Model], tuple[str, ...]] = {
     Round: ("server_seed", "engine_state"),
     RoundEvent: ("data",),
+    SeedPair: ("server_seed",),
 }
 
 
@@ -80,15 +81,27 @@ def test_the_models_name_their_secrets():
     assert {model: secret_fields(model) for model in SECRETS} == SECRETS
 
 
-def secret_paths(model: type[Model], depth: int = 2, prefix: str = "") -> list[tuple[str, str]]:
+def secret_paths(
+    model: type[Model], depth: int = 2, prefix: str = ""
+) -> list[tuple[str, type[Model], str]]:
     """Every lookup path from ``model`` to a secret field, through up to ``depth`` relations,
-    with the secret field's name."""
-    paths = [(prefix + name, name) for name in SECRETS.get(model, ())]
+    with the secret field's model and name."""
+    paths = [(prefix + name, model, name) for name in SECRETS.get(model, ())]
     if depth:
         for field in model._meta.get_fields():
             if field.is_relation and isinstance(field.related_model, type):
                 paths += secret_paths(field.related_model, depth - 1, f"{prefix}{field.name}__")
     return paths
+
+
+def secret_of(round_: Round, model: type[Model], name: str) -> object:
+    """What an attacker is after in a secret field of ``model`` for ``round_``: the seed that
+    shuffled it (kept in its seed pair), its engine state, its first event's cards."""
+    if model is RoundEvent:
+        return getattr(round_.events.first(), name)
+    if name == "server_seed":
+        return round_.secret_server_seed()
+    return getattr(round_, name)
 
 
 def guesses(secret: object, name: str) -> list[tuple[str, str, str]]:
@@ -157,10 +170,9 @@ def test_no_lookup_on_a_secret_field_changes_any_list(admin_user, unfinished_rou
     client.force_login(admin_user)
     leaks = []
     for model, _ in registered():
-        for path, name in secret_paths(model):
+        for path, secret_model, name in secret_paths(model):
             for round_ in unfinished_rounds:
-                owner = round_ if hasattr(round_, name) else round_.events.first()
-                for suffix, right, wrong in guesses(getattr(owner, name), name):
+                for suffix, right, wrong in guesses(secret_of(round_, secret_model, name), name):
                     hit = listed(client, model, {path + suffix: right})
                     miss = listed(client, model, {path + suffix: wrong})
                     if hit[0] != 400 and hit != miss:
@@ -177,7 +189,8 @@ def test_no_search_finds_a_secret(admin_user, unfinished_rounds):
         if not model_admin.search_fields:
             continue
         for round_ in unfinished_rounds:
-            for term in (round_.server_seed, round_.server_seed[:8]):
+            seed = round_.secret_server_seed()
+            for term in (seed, seed[:8]):
                 wrong = "0" * len(term) if term != "0" * len(term) else "1" * len(term)
                 if listed(client, model, {"q": term}) != listed(client, model, {"q": wrong}):
                     leaks.append(f"{model._meta.label} ?q={term}")
@@ -222,7 +235,7 @@ def test_change_pages_and_history_show_no_secret_of_an_unfinished_round(
     client.force_login(admin_user)
     secrets = []
     for round_ in unfinished_rounds:
-        secrets.append(round_.server_seed)
+        secrets.append(round_.secret_server_seed())
         secrets.append(json.dumps(round_.engine_state))
         deck = round_.engine_state.get("deck") or round_.engine_state["state"]["deck"]
         secrets.append(json.dumps(deck))
@@ -243,9 +256,13 @@ def test_change_pages_and_history_show_no_secret_of_an_unfinished_round(
         text = page.content.decode()
         shown += [(url, secret[:20]) for secret in secrets if secret in text]
     assert shown == []
+    # A settled joker draw round's seed shows once its player rotates the pair (FS-7).
     settled = Round.objects.filter(status=RoundStatus.SETTLED).get()
     page = client.get(reverse("admin:games_round_change", args=[settled.pk]))
-    assert settled.server_seed in page.content.decode()
+    assert settled.secret_server_seed() not in page.content.decode()
+    seeds.rotate(settled.player)
+    page = client.get(reverse("admin:games_round_change", args=[settled.pk]))
+    assert settled.secret_server_seed() in page.content.decode()
 
 
 def test_no_history_of_changes_keeps_a_snapshot_of_a_secret():

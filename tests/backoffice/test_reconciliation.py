@@ -30,6 +30,7 @@ D = Decimal
 TABLE_CHIPS = "table chips differing from the seats' stacks"
 STAKES = "stakes in play differing from the stakes of rounds in play"
 BONUS = "BONUS held differing from the BONUS bets of rounds in play"
+RESERVED = "house reservations differing from the holds of open rounds"
 
 
 @pytest.fixture
@@ -129,10 +130,15 @@ def test_a_busy_consistent_casino_passes(funded, pit, pit2, three_box_table, set
     assert Round.objects.filter(status=RoundStatus.SETTLED).count() == 3
     assert Round.objects.filter(status=RoundStatus.DECIDING).count() == 4
     # Money really sits in each sub-ledger the checks reconcile.
-    for kind in (AccountKind.STAKES_IN_PLAY, AccountKind.BONUS, AccountKind.TABLE_CHIPS):
+    for kind in (
+        AccountKind.STAKES_IN_PLAY,
+        AccountKind.BONUS,
+        AccountKind.TABLE_CHIPS,
+        AccountKind.HOUSE_RESERVED,
+    ):
         assert money.house_account(kind, "USD").balance > 0
     result = check_ledger()
-    assert [name for name, _ in result.sub_ledgers] == [TABLE_CHIPS, STAKES, BONUS]
+    assert [name for name, _ in result.sub_ledgers] == [TABLE_CHIPS, STAKES, BONUS, RESERVED]
     assert result.ok, result.findings()
     out = StringIO()
     call_command("ledger_check", stdout=out)
@@ -150,7 +156,7 @@ def test_the_nightly_report_and_the_reconciliation_page_show_the_new_checks(
     client.force_login(auditor)
     page = client.get("/staff/ledger/").content.decode().replace("&#x27;", "'")
     assert "The ledger reconciles" in page
-    for name in (TABLE_CHIPS, STAKES, BONUS):
+    for name in (TABLE_CHIPS, STAKES, BONUS, RESERVED):
         assert f'<tr><th>{name}</th><td class="good">none</td></tr>' in page
     Seat.objects.filter(table=stud_table, player=ben).update(chips=D("400.00"))
     report = record_report()

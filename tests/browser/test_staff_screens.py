@@ -12,7 +12,7 @@ from decimal import Decimal
 from playwright.sync_api import expect
 
 from games.models import BoxSettlement, Round, RoundStatus, TableLimits
-from games.services import stud
+from games.services import seeds, stud
 from games.services.rtp_monitor import observe_rtp
 from payouts import services as money
 from payouts.models import ChangeStatus
@@ -63,6 +63,10 @@ def test_an_auditor_filters_the_payouts_and_downloads_them_as_csv(
 
     page.get_by_role("link", name=str(expected[0].round_id), exact=True).click()
     expect(page.locator("#replay-check")).to_contain_text("match")
+    # The seed shows, and checks against the commitment, once ben rotates his pair (FS-7).
+    expect(page.locator("#commitment-check")).to_contain_text("once the seed pair is rotated")
+    seeds.rotate(expected[0].player)
+    page.reload()
     expect(page.locator("#commitment-check")).to_contain_text("matches the commitment")
     screenshot(page, "staff-round-detail")
 

@@ -40,6 +40,7 @@ BANKROLL = D("10000.00")
 ANTE = D("0.30")
 ANTE_HOLD = D("36.90")  # 0.90 at 1:1 and 1.80 at 20:1
 RESERVED_CHECK = "house reservations differing from the holds of open rounds"
+STAKES_CHECK = "stakes in play differing from the stakes of rounds in play"
 
 
 def hold_for(bonus: str) -> Decimal:
@@ -175,14 +176,18 @@ def test_the_ledger_check_fails_on_a_hold_with_no_open_round(joker_table, pit, a
     round_ = joker_draw.open_round(player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)])
     assert check_ledger().ok
 
-    # The round ended behind the ledger's back: its hold stays reserved for nothing.
+    # The round ended behind the ledger's back: its hold stays reserved for nothing (and its
+    # ante staked for nothing).
     Round.objects.filter(pk=round_.pk).update(status=RoundStatus.SETTLED)
 
     found = dict(check_ledger().findings())[RESERVED_CHECK]
     assert found == ["USD: held 36.90, holds of open rounds 0.00"]
     with pytest.raises(CommandError):
         call_command("ledger_check", verbosity=0)
-    assert record_report().problems == {RESERVED_CHECK: found}
+    assert record_report().problems == {
+        RESERVED_CHECK: found,
+        STAKES_CHECK: ["USD: held 0.30, staked in rounds in play 0.00"],
+    }
     page = Client()
     page.force_login(auditor)
     html = page.get("/staff/ledger/").content.decode()

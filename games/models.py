@@ -272,7 +272,9 @@ class Round(models.Model):
     # Only rounds from before seed pairs keep their server seed here; the others' is their
     # pair's, shown once the pair is revealed (`revealed_server_seed`).
     server_seed = models.CharField(max_length=64, blank=True)
-    client_seed = models.CharField(max_length=200)
+    # A peer hand's client seed joins every dealt player's ("seat=seed,..."): up to eight of
+    # 64 characters each, so no length a player can choose may stop the table dealing.
+    client_seed = models.TextField()
     engine_state = models.JSONField()
     # Rounds are never looked up by paytable version (the box settlements are, and keep theirs).
     bet_paytable_version = models.ForeignKey(

@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from pghistory.models import Event as HistoryEvent
 
+from casino.roles import PLAYER
 from games.engine import fairness
 from games.engine.dealer import Deck
 from games.models import Round, SeedPair, SeedPairStatus
@@ -24,7 +25,7 @@ from games.selectors import dealt_cards
 from games.services import drawmaha, joker_draw, joker_draw_sql, stud, voids
 from games.services.joker_draw import BoxRequest
 from payouts import services as money
-from tests.conftest import api_client
+from tests.conftest import api_client, make_user
 from tests.games.peer_tables import running
 from tests.games.test_stud_service import play_passively
 
@@ -422,3 +423,21 @@ def test_the_admin_is_no_oracle_for_a_live_seed(funded_player, joker_table, audi
             answers.append((lookup, response.status_code, link in response.content.decode()))
     assert answers[0][1:] == answers[1][1:]
     assert answers[2][1:] == answers[3][1:]
+
+
+def test_a_full_stud_table_of_the_longest_client_seeds_still_deals(pit, stud_table):
+    """FS-2: eight players each with a client seed of the longest allowed length: the hand's
+    client seed holds all eight, and the hand is dealt (no player's seed can stop a table)."""
+    longest = "s" * 64
+    players = [make_user(f"long{number}", PLAYER) for number in range(1, 9)]
+    for user in players:
+        money.deposit(player=user, currency="USD", amount=D("200.00"), reason="cash", by=pit)
+        assert (
+            api_client(user).put(SEEDS, {"client_seed": longest}, format="json").status_code == 200
+        )
+    for number, user in enumerate(players, start=1):
+        stud.join(player=user, table=stud_table, seat=number, buy_in=D("100.00"))
+    play_passively(stud_table)  # the first hand, dealt to the first two seated
+    hand = running(stud_table)
+    assert hand.client_seed == ",".join(f"{number}={longest}" for number in range(1, 9))
+    assert Deck.shuffled(hand.secret_server_seed(), hand.client_seed, hand.nonce).deal(1)

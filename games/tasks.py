@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 
 from celery import shared_task
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.faults import fault_point
@@ -16,6 +16,9 @@ from games.models import Game, Round, RoundStatus, Seat, SeatStatus
 from games.services import drawmaha, joker_draw, rtp_monitor, stud
 
 logger = logging.getLogger(__name__)
+
+# How long one table's catch-up waits for a lock before it is given up until the next sweep.
+CATCH_UP_LOCK_TIMEOUT = "2s"
 
 
 @shared_task(acks_late=True)
@@ -84,6 +87,12 @@ def _caught_up(table_id: int, catch_up: Callable[[], object]) -> bool:
     """Run one table's catch-up on its own; False (logged and alerted) if it failed."""
     try:
         with transaction.atomic():
+            with connection.cursor() as cursor:
+                # A request that hangs holding the table's lock fails this table's catch-up
+                # after a short wait, instead of holding up every other table's with it.
+                cursor.execute(
+                    "SELECT set_config('lock_timeout', %s, true)", [CATCH_UP_LOCK_TIMEOUT]
+                )
             catch_up()
     except Exception as error:
         # Any failure: a stuck round must not keep the casino's other tables from their timers.

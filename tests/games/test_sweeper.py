@@ -5,11 +5,13 @@ shown to the pit, and every other table's overdue decisions and due hands still 
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -117,3 +119,34 @@ def test_one_stuck_round_does_not_stop_the_other_tables_timers(
     sweep_overdue_rounds()
     assert kinds(stuck)[-2:] == ["timed_out", "bring_in"]
     assert "Timers stuck" not in client.get("/staff/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_locked_by_a_hung_request_does_not_stop_the_other_tables_timers(casino_floor):
+    """A request that hangs while holding a table's lock: the sweep gives that table up after a
+    short wait instead of waiting with it, and catches up every other table."""
+    stuck = casino_floor["stuck"]
+    locked, swept = threading.Event(), threading.Event()
+    held_to_the_end = []
+
+    def hung_request():
+        with connections["default"].cursor() as cursor:
+            cursor.execute("BEGIN")
+            cursor.execute("SELECT 1 FROM games_table WHERE id = %s FOR UPDATE", [stuck.table_id])
+            locked.set()
+            held_to_the_end.append(swept.wait(timeout=120))
+            cursor.execute("ROLLBACK")
+        connections.close_all()
+
+    locker = threading.Thread(target=hung_request)
+    locker.start()
+    assert locked.wait(timeout=30)
+    try:
+        assert sweep_overdue_rounds() == 1
+    finally:
+        swept.set()
+        locker.join()
+    assert held_to_the_end == [True]  # the sweep ended while the table was still locked
+    assert Round.objects.get(pk=stuck.pk).status == RoundStatus.DECIDING
+    assert kinds(casino_floor["late"])[-2:] == ["timed_out", "bring_in"]  # ST-3
+    assert Round.objects.get(pk=casino_floor["joker"].pk).status == RoundStatus.SETTLED

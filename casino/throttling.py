@@ -14,6 +14,7 @@ it, and case-folded), so ``ｐｌａｙｅｒ4`` or ``Player4`` is counted with 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import unicodedata
 from collections.abc import Callable
@@ -80,7 +81,10 @@ class LoginFormThrottleMiddleware:
             return self.get_response(request)
         key = _client_key("login-form", request, request.POST.get("username"))
         window = settings.LOGIN_FORM_FAILURE_WINDOW
-        if cache.get(key, 0) >= settings.LOGIN_FORM_MAX_FAILURES:
+        # Every attempt takes its place in the count before its password is checked (one
+        # atomic increment), so guesses sent all at once cannot all pass a count read first.
+        cache.add(key, 0, timeout=window)
+        if cache.incr(key) > settings.LOGIN_FORM_MAX_FAILURES:
             return HttpResponse(
                 f"Too many failed sign-ins. Try again in {window // 60 or 1} minutes.",
                 status=429,
@@ -88,11 +92,11 @@ class LoginFormThrottleMiddleware:
                 headers={"Retry-After": str(window)},
             )
         response = self.get_response(request)
-        if response.status_code == 200:
-            cache.add(key, 0, timeout=window)
-            cache.incr(key)
-        elif 300 <= response.status_code < 400:
+        if 300 <= response.status_code < 400:  # signed in: the count starts again
             cache.delete(key)
+        elif response.status_code != 200:  # refused before any password was checked
+            with contextlib.suppress(ValueError):  # the count may have expired meanwhile
+                cache.decr(key)
         return response
 
 

@@ -12,6 +12,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.backends import ModelBackend
 from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -187,3 +188,28 @@ def test_a_token_expires_after_its_lifetime(player, settings):
     assert again["token"] != issued["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {again['token']}")
     assert client.get(WALLETS).status_code == 200
+
+
+@pytest.mark.parametrize("login_form", ["/accounts/login/", "/admin/login/"])
+def test_guesses_sent_at_once_each_take_their_place_before_the_password_is_checked(
+    player, pit, login_form, monkeypatch
+):
+    """Ten guesses in flight together (each arrives while the one before is being checked):
+    every one is counted before its password is, so no more than LOGIN_FORM_MAX_FAILURES (5)
+    passwords are ever checked, however many requests a client sends at once."""
+    user = "pitboss" if login_form.startswith("/admin/") else "alice"
+    checked: list[str] = []
+    answers: list[int] = []
+    check_password = ModelBackend.authenticate
+
+    def one_more_guess_while_checking(backend, request, username=None, password=None, **extra):
+        checked.append(password)
+        if len(checked) + len(answers) < 10:
+            guess = {"username": user, "password": f"guess-{len(checked)}"}
+            answers.append(Client().post(login_form, guess).status_code)
+        return check_password(backend, request, username=username, password=password, **extra)
+
+    monkeypatch.setattr(ModelBackend, "authenticate", one_more_guess_while_checking)
+    answers.append(Client().post(login_form, {"username": user, "password": "guess-0"}).status_code)
+    assert len(checked) == 5
+    assert sorted(answers) == [200] * 5 + [429]

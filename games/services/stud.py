@@ -123,9 +123,9 @@ def rebuy(*, player: User, table: Table, amount: Decimal) -> Seat:
         table = peer_tables.locked_table(table.pk, rule=RULE, open_only=True)
         seating = peer_tables.own_seat(player, table, rule=RULE)
         round_ = peer_tables.running_hand(table)
-        if round_ is not None and peer_tables.seat_in_hand(
-            Hand.from_json(round_.engine_state), seating
-        ):
+        # Folded or not, a sitting dealt into the hand being played has its stack written by
+        # every action of that hand: chips go on between its hands only.
+        if round_ is not None and seating.pk in Hand.from_json(round_.engine_state).seat_ids:
             raise RoundRefused(
                 _("Chips are added between hands, not while yours is played."),
                 field="amount",

@@ -366,6 +366,26 @@ def test_st1_no_rebuy_while_the_players_hand_is_played(players, stud_table):
     assert house(AccountKind.TABLE_CHIPS) == D("119.00")
 
 
+def test_st1_no_rebuy_after_folding_until_the_hand_is_over(players, stud_table, stacked, settings):
+    """A player who folded is still a sitting of the hand being played: chips go on between
+    hands only, so a rebuy then is refused and moves nothing (the next action by anyone would
+    otherwise write the stack the hand knows over the rebought one)."""
+    stacked(*THREE_WAY)
+    ann, ben, cal = players
+    sit_then_deal(players, stud_table, settings)
+    act(stud_table, ann, "bring_in")
+    act(stud_table, ben, "complete")
+    act(stud_table, cal, "call")
+    act(stud_table, ann, "fold")
+    stack, wallet = Seat.objects.get(player=ann).chips, balance(ann)
+    refused = rebuy(ann, stud_table, "100.00", "after-fold")
+    assert refused.status_code == 409
+    assert "(ST-1)" in refused.json()["errors"]["amount"][0]
+    act(stud_table, ben, "check")
+    assert (Seat.objects.get(player=ann).chips, balance(ann)) == (stack, wallet)
+    assert_chips_held(stud_table)
+
+
 def test_the_new_operations_are_in_the_openapi_schema(client):
     """ST-1, ST-10: the rebuy, the automatic ante and the uncalled winner's show are documented
     with their request bodies."""

@@ -58,6 +58,18 @@ def propose_correction(
     if errors:
         raise ChangeRefused(errors)
     with pghistory.context(user=by.pk, reason=reason), transaction.atomic():
+        # Under the round's lock, one draft at a time: a form sent twice must not leave two
+        # corrections for an approver to pass, paying the player twice.
+        Round.objects.select_for_update().filter(pk=round_.pk).first()
+        if round_.corrections.filter(status=ChangeStatus.DRAFT).exists():
+            raise ChangeRefused(
+                {
+                    "round": (
+                        f"A correction of {round_} is already waiting for approval: have it "
+                        "approved or rejected before proposing another."
+                    )
+                }
+            )
         return SettlementCorrection.objects.create(
             round=round_,
             amounts={str(box): f"{amount:.2f}" for box, amount in sorted(amounts.items())},

@@ -278,6 +278,23 @@ def test_a_correction_changed_by_a_colleague_is_approved_by_a_third(
     assert balance(funded_player) == D("99.70") + D("30.00")
 
 
+def test_a_second_correction_waits_until_the_first_is_decided(
+    funded_player, joker_table, pit, pit2
+):
+    """A form sent twice proposes one correction: a round with a draft waiting takes no other,
+    so one approver's pass over the list cannot pay the player twice."""
+    round_ = lost_round(funded_player, joker_table)
+    first = corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
+    with pytest.raises(ChangeRefused) as refused:
+        corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
+    assert "already waiting" in refused.value.errors["round"]
+    assert list(SettlementCorrection.objects.values_list("pk", flat=True)) == [first.pk]
+    corrections.approve_correction(first, by=pit2)
+    # Once decided, a further correction may be proposed (and needs its own approval).
+    second = corrections.propose_correction(round_, amounts={1: D("0.10")}, reason="r2", by=pit)
+    assert second.status == ChangeStatus.DRAFT
+
+
 @pytest.mark.parametrize(
     ("amounts", "reason", "field"),
     [

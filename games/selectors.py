@@ -256,12 +256,16 @@ def box_settlements(
     return settlements.order_by("-settled_at", "-round_id", "box")
 
 
-def approved_corrections(round_ids: Iterable[int]) -> dict[tuple[int, int], Decimal]:
-    """What approved settlement corrections added to each box (round id, box) of the rounds."""
+def approved_corrections(
+    round_ids: Iterable[int] | None = None,
+) -> dict[tuple[int, int], Decimal]:
+    """What approved settlement corrections added to each box (round id, box) of the rounds
+    (of every round when none are named)."""
     totals: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
-    for correction in SettlementCorrection.objects.filter(
-        round_id__in=list(round_ids), status=ChangeStatus.APPROVED
-    ):
+    approved = SettlementCorrection.objects.filter(status=ChangeStatus.APPROVED)
+    if round_ids is not None:
+        approved = approved.filter(round_id__in=list(round_ids))
+    for correction in approved:
         for box, amount in correction.box_amounts().items():
             totals[correction.round_id, box] += amount
     return dict(totals)

@@ -9,7 +9,7 @@ refusals are shown on the form that caused them (a 4xx naming the field and the 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from functools import wraps
 from typing import Any
@@ -464,12 +464,13 @@ CSV_COLUMNS = (
     "round", "box", "table", "player", "currency", "settled_at", "status", "initial_cards",
     "final_cards", "category", "hand", "dealer_cards", "dealer_qualifies", "bet_paytable_version",
     "bet_line", "bonus_paytable_version", "bonus_line", "ante_staked", "bet_staked",
-    "bonus_staked", "ante_result", "bet_result", "bonus_result", "total_result",
+    "bonus_staked", "ante_result", "bet_result", "bonus_result", "total_result", "correction",
 )  # fmt: skip
 
 
-def csv_row(box: BoxSettlement) -> list[object]:
-    """One settled box as the CSV writes it: money as numbers with two places."""
+def csv_row(box: BoxSettlement, corrected: Mapping[tuple[int, int], Decimal]) -> list[object]:
+    """One settled box as the CSV writes it: money as numbers with two places, and what
+    approved settlement corrections added to the box (0.00 for none)."""
     return [
         box.round_id, box.box, box.table.name, box.player.username, box.currency,
         box.settled_at.isoformat(), box.status, box.initial_cards, box.final_cards, box.category,
@@ -477,7 +478,7 @@ def csv_row(box: BoxSettlement) -> list[object]:
         box.bet_paytable_version, box.bet_line, box.bonus_paytable_version, box.bonus_line,
         *(amount.quantize(CENT) for amount in (
             box.ante_staked, box.bet_staked, box.bonus_staked, box.ante_result, box.bet_result,
-            box.bonus_result, box.total_result,
+            box.bonus_result, box.total_result, corrected.get((box.round_id, box.box), Decimal(0)),
         )),
     ]  # fmt: skip
 
@@ -491,7 +492,8 @@ def payouts_csv(request: HttpRequest) -> HttpResponseBase:
         errors = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in form.errors.items())
         return HttpResponse(errors, status=400, content_type="text/plain; charset=utf-8")
     boxes = box_settlements(**form.filters()).iterator(chunk_size=500)
-    return csv_response("payouts.csv", CSV_COLUMNS, (csv_row(box) for box in boxes))
+    corrected = approved_corrections()  # few: a correction is a rare, approved exception
+    return csv_response("payouts.csv", CSV_COLUMNS, (csv_row(box, corrected) for box in boxes))
 
 
 @require_GET

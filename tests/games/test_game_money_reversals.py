@@ -6,6 +6,8 @@ voided, in every state, even one whose stake an earlier one-person reversal took
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 from io import StringIO
 
@@ -258,6 +260,14 @@ def test_a_settlement_correction_is_proposed_by_one_and_approved_by_another(
     review = logged_in(auditor).get("/staff/payouts/").content.decode()
     assert "0.30 (approved correction)" in review
     assert "box 1: 0.30" in logged_in(auditor).get(f"/staff/rounds/{round_.pk}/").content.decode()
+    # The export says what was paid, as the review does: the box's result and its correction.
+    export = logged_in(auditor).get("/staff/payouts.csv")
+    (row,) = csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode()))
+    assert (row["round"], row["total_result"], row["correction"]) == (
+        str(round_.pk),
+        "-0.30",
+        "0.30",
+    )
     assert_ledger_passes()
 
 

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import m2m_changed, post_migrate
 
 
 class GamesConfig(AppConfig):
@@ -12,3 +12,13 @@ class GamesConfig(AppConfig):
         from casino.roles import sync_role_groups
 
         post_migrate.connect(sync_role_groups, dispatch_uid="sync_role_groups")
+
+        from django.contrib.auth.models import User
+
+        from games.services.seeds import commit_new_players_pair
+
+        m2m_changed.connect(
+            commit_new_players_pair,
+            sender=User.groups.through,
+            dispatch_uid="commit_new_players_pair",
+        )

@@ -111,8 +111,8 @@ def open_round(
         if table.status != TableStatus.OPEN:
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
         taken = joker_draw_sql.take_nonce(player.pk, client_seed)
-        if taken is None:  # the player's first round, or the pair was rotated meanwhile
-            seeds.current_pair(player)
+        if taken is None:  # the pair was rotated since this transaction began, or is missing
+            seeds.committed_pair(player)
             taken = cast(joker_draw_sql.Seeds, joker_draw_sql.take_nonce(player.pk, client_seed))
         deck = fairness.deck_order(taken.server_seed, taken.client_seed, taken.nonce, jokers=1)
         state, events = joker_draw.start_round(

@@ -18,11 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.db import service_transaction
+from casino.roles import PLAYER
 from games.engine import fairness
 from games.models import Round, RoundStatus, SeedPair, SeedPairStatus, Table
 from games.services.rounds import RoundRefused
@@ -85,6 +88,34 @@ def _current(**owner: Any) -> SeedPair:
             return _new_pair(**owner, client_seed=new_client_seed() if "player" in owner else "")
     except IntegrityError:  # a concurrent request made it first
         return SeedPair.objects.get(status=SeedPairStatus.CURRENT, **owner)
+
+
+def committed_pair(player: User) -> SeedPair:
+    """The player's current pair, for a stake: never made here, after the server has seen the
+    stake, but committed before it (when the player became one, or when they read its hash)."""
+    pair = SeedPair.objects.filter(status=SeedPairStatus.CURRENT, player=player).first()
+    if pair is None:
+        raise RoundRefused(
+            _("Your seed pair is committed before your first stake: read its hash first."),
+            field="seed_pair",
+            rule="FS-2",
+            status=409,
+        )
+    return pair
+
+
+def commit_new_players_pair(sender: Any, instance: Any, action: str, **changes: Any) -> None:
+    """Receiver of a change to who is in which role group: whoever becomes a player has a
+    server seed committed, its hash published, before they can send a stake (FS-2)."""
+    if action != "post_add":
+        return
+    added = changes["pk_set"]
+    if changes["reverse"]:  # group.user_set.add(...): the instance is the group
+        if instance.name == PLAYER:
+            for user in get_user_model().objects.filter(pk__in=added):
+                current_pair(user)
+    elif Group.objects.filter(pk__in=added, name=PLAYER).exists():
+        current_pair(instance)
 
 
 def set_client_seed(player: User, client_seed: str) -> SeedPair:

@@ -97,6 +97,37 @@ def test_the_hash_is_published_before_the_stake_and_is_the_rounds_commitment(
     assert (after["commitment"], after["next_nonce"]) == (before["commitment"], 3)
 
 
+def test_a_new_players_seed_pair_is_committed_before_their_first_request(db):
+    """FS-2: becoming a player commits the first server seed: its hash is on record before the
+    player has sent anything, let alone a stake."""
+    newcomer = make_user("newcomer", PLAYER)
+    committed = SeedPair.objects.get(player=newcomer, status=SeedPairStatus.CURRENT)
+    assert committed.commitment == sha256(committed.server_seed)
+    assert api_client(newcomer).get(SEEDS).json()["commitment"] == committed.commitment
+    staff = make_user("pitnew", "pit_staff")
+    assert not SeedPair.objects.filter(player=staff).exists()
+
+
+def test_no_opening_draws_a_seed_after_seeing_the_stake(funded_player, joker_table):
+    """FS-2: a player with no committed pair (one from before pairs, say) is refused before any
+    stake, and reads the hash of a new pair first; the server never makes the seed of a round
+    it has already seen the stake of."""
+    SeedPair.objects.filter(player=funded_player).delete()
+    client = api_client(funded_player)
+    refused = client.post(
+        ROUNDS,
+        {"table": joker_table.pk, "boxes": [{"box": 1, "ante": "0.30"}]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="no-pair",
+    )
+    assert refused.status_code == 409
+    assert "(FS-2)" in refused.json()["errors"]["seed_pair"][0]
+    assert not SeedPair.objects.filter(player=funded_player).exists()
+    assert not Round.objects.filter(player=funded_player).exists()
+    published = client.get(SEEDS).json()["commitment"]
+    assert play_round(client, joker_table, "after-reading")["commitment"] == published
+
+
 def test_a_client_seed_change_applies_to_the_next_round(funded_player, joker_table):
     client = api_client(funded_player)
     play_round(client, joker_table, "r1")

@@ -15,7 +15,7 @@ from payouts import services
 from payouts.models import ChangeStatus
 from tests.conftest import api_client
 from tests.robustness.conftest import World
-from tests.robustness.test_hostile_input import post, refused, snapshot
+from tests.robustness.refusals import amount_requests, post, refused, snapshot
 
 LARGEST = "999999999999.99"
 BEYOND = ["1000000000000.00", "9999999999999.99", "1" * 40]
@@ -47,38 +47,7 @@ def test_a_cage_deposit_no_balance_can_hold_is_refused_naming_the_amount(world: 
 def test_every_amount_of_the_api_beyond_its_column_is_refused(world: World, amount):
     before = snapshot()
     player = api_client(world.player)
-    stakes = [
-        (
-            "/api/v1/joker-draw/rounds/",
-            {"table": world.joker_table.pk, "boxes": [{"box": 1, "ante": amount}]},
-            "ante",
-        ),
-        (
-            "/api/v1/joker-draw/rounds/",
-            {"table": world.joker_table.pk, "boxes": [{"box": 1, "ante": "0.30", "bonus": amount}]},
-            "bonus",
-        ),
-        (
-            f"/api/v1/stud/tables/{world.stud_table.pk}/seats/",
-            {"seat": 5, "buy_in": amount},
-            "buy_in",
-        ),
-        (
-            f"/api/v1/drawmaha/tables/{world.drawmaha_table.pk}/seats/",
-            {"seat": 5, "buy_in": amount},
-            "buy_in",
-        ),
-        (
-            f"/api/v1/stud/tables/{world.stud_table.pk}/actions/",
-            {"action": "bet", "amount": amount},
-            "amount",
-        ),
-        (
-            f"/api/v1/drawmaha/tables/{world.drawmaha_table.pk}/actions/",
-            {"action": "raise", "amount": amount},
-            "amount",
-        ),
-    ]
+    stakes = amount_requests(world, amount)
     for number, (url, body, field) in enumerate(stakes):
         answer = refused(post(player, url, body, key=f"big-{number}"), field)
         assert LARGEST in answer["detail"], (url, answer)

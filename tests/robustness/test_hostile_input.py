@@ -15,37 +15,14 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Round, RoundEvent, Seat
+from games.models import Round
 from games.services import stud
-from payouts.models import Account, LedgerTransaction
 from tests.conftest import api_client, make_stud_table
 from tests.robustness.conftest import Secrets, World, cards, leaks
+from tests.robustness.refusals import amount_requests, post, refused, snapshot
 from tests.robustness.routes import fetch, routes
 
 MALFORMED = ["1e9", "-0.30", "0.3000001", "NaN", "Infinity", "1" * 400, "", " 0.30", 0.3, None]
-
-
-def snapshot() -> tuple:
-    """Everything a request could change: balances, ledger, rounds, their histories, seats."""
-    return (
-        tuple(Account.objects.order_by("pk").values_list("pk", "balance")),
-        LedgerTransaction.objects.count(),
-        tuple(Round.objects.order_by("pk").values_list("pk", "status", "engine_state")),
-        RoundEvent.objects.count(),
-        tuple(Seat.objects.order_by("pk").values_list("pk", "status", "chips")),
-    )
-
-
-def refused(response, field: str, *, status: int = 400) -> dict:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["detail"]
-    assert field in json.dumps(body.get("errors", body)), body
-    return body
-
-
-def post(client: APIClient, url: str, body: dict, key: str = "k"):
-    return client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
 
 @pytest.mark.parametrize("amount", MALFORMED, ids=repr)
@@ -53,38 +30,7 @@ def test_malformed_amounts_are_refused_everywhere_money_comes_in(world: World, a
     before = snapshot()
     alice = api_client(world.player)
     joker = f"/api/v1/joker-draw/rounds/{world.open_round.pk}/"
-    stakes = [
-        (
-            "/api/v1/joker-draw/rounds/",
-            {"table": world.joker_table.pk, "boxes": [{"box": 1, "ante": amount}]},
-            "ante",
-        ),
-        (
-            "/api/v1/joker-draw/rounds/",
-            {"table": world.joker_table.pk, "boxes": [{"box": 1, "ante": "0.30", "bonus": amount}]},
-            "bonus",
-        ),
-        (
-            f"/api/v1/stud/tables/{world.stud_table.pk}/seats/",
-            {"seat": 5, "buy_in": amount},
-            "buy_in",
-        ),
-        (
-            f"/api/v1/drawmaha/tables/{world.drawmaha_table.pk}/seats/",
-            {"seat": 5, "buy_in": amount},
-            "buy_in",
-        ),
-        (
-            f"/api/v1/stud/tables/{world.stud_table.pk}/actions/",
-            {"action": "bet", "amount": amount},
-            "amount",
-        ),
-        (
-            f"/api/v1/drawmaha/tables/{world.drawmaha_table.pk}/actions/",
-            {"action": "raise", "amount": amount},
-            "amount",
-        ),
-    ]
+    stakes = amount_requests(world, amount)
     for number, (url, body, field) in enumerate(stakes):
         if amount is None and field in ("bonus", "amount"):
             continue  # no BONUS bet, or an action without an amount, is a valid choice

@@ -113,16 +113,7 @@ class LedgerCheck:
 
     @property
     def ok(self) -> bool:
-        return not (
-            self.unbalanced_transactions
-            or self.lonely_transactions
-            or self.stale_balances
-            or self.negative_balances
-            or self.ever_negative
-            or self.currency_mismatches
-            or any(self.totals_by_currency.values())
-            or any(found for _, found in self.sub_ledgers)
-        )
+        return not any(found for _, found in self.findings())
 
     def findings(self) -> list[tuple[str, list[str]]]:
         """Each invariant the check proves, with what breaks it (nothing when it holds)."""

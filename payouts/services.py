@@ -639,9 +639,7 @@ def draft_editors(change: MakerCheckerChange) -> tuple[set[int], bool]:
         line_event = apps.get_model("payouts", "PaytableLineEvent")
         # A line that ever belonged to the draft: its moves away from it count too.
         lines = line_event.objects.filter(version_id=change.pk).values("pgh_obj_id")
-        events += line_event.objects.filter(
-            Q(version_id=change.pk) | Q(pgh_obj_id__in=lines)
-        ).select_related("pgh_context")
+        events += line_event.objects.filter(pgh_obj_id__in=lines).select_related("pgh_context")
     editors: set[int] = set()
     unattributed = False
     for event in events:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from games import live
@@ -151,14 +151,27 @@ def cash_out(seating: Seat, *, by: User | None) -> None:
     live.table_changed(table.pk)
 
 
-def ready_seats(table: Table) -> list[Seat]:
-    """The seated players with chips who are not sitting out, in seat order: those a hand is
-    dealt to."""
-    return list(
-        Seat.objects.filter(table=table, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True)
-        .select_related("player")
-        .order_by("number")
+def _dealt_in(table_id: int) -> QuerySet[Seat]:
+    """The seated players with chips who are not sitting out: those a hand is dealt to."""
+    return Seat.objects.filter(
+        table_id=table_id, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True
     )
+
+
+def ready_seats(table: Table) -> list[Seat]:
+    """Those a hand is dealt to (`_dealt_in`), in seat order."""
+    return list(_dealt_in(table.pk).select_related("player").order_by("number"))
+
+
+def sittings(hand: Any) -> dict[int, Seat]:
+    """The sittings dealt into ``hand`` still at the table, by seat id (a sitting that left is
+    cashed out and moves no more chips)."""
+    return {
+        seating.pk: seating
+        for seating in Seat.objects.filter(pk__in=hand.seat_ids)
+        .exclude(status=SeatStatus.LEFT)
+        .select_related("player", "table")
+    }
 
 
 def next_hand_at(table: Table, ready: Sequence[Seat], pause_seconds: int) -> datetime:
@@ -172,12 +185,7 @@ def update_stacks(hand: Any) -> list[Seat]:
     """The chips of the sittings dealt into ``hand`` from the engine's stacks; returns those still
     at the table. Matched by sitting, never by seat number and player: a player who left during
     the hand and sat down again has a new sitting, whose chips are the new buy-in only."""
-    seats = {
-        seating.pk: seating
-        for seating in Seat.objects.filter(pk__in=hand.seat_ids)
-        .exclude(status=SeatStatus.LEFT)
-        .select_related("player", "table")
-    }
+    seats = sittings(hand)
     for seat_id, chips in zip(hand.seat_ids, hand.state.chips, strict=True):
         if seat_id in seats:  # else cashed out once folded; the stack moves no more
             seats[seat_id].chips = from_cents(chips.stack)
@@ -354,10 +362,7 @@ def catch_up(peer: PeerGame, table_id: int) -> None:
     if running.exists():
         due = running.filter(decision_deadline__lte=timezone.now()).exists()
     else:
-        ready = Seat.objects.filter(
-            table_id=table_id, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True
-        )
-        due = ready.count() >= peer.min_players
+        due = _dealt_in(table_id).count() >= peer.min_players
     if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
         return
     with transaction.atomic():

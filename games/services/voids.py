@@ -166,12 +166,7 @@ def _peer_pot(
         # The ledger must never hold more than the hand says is in the pot.
         raise ValueError(f"{round_}: the hand commits {sum(committed)}, the ledger holds {in_pot}")
     # By sitting: a player who left the hand and sat down again has a new stack of their own.
-    seats = {
-        seating.pk: seating
-        for seating in Seat.objects.filter(pk__in=hand.seat_ids)
-        .exclude(status=SeatStatus.LEFT)
-        .select_related("player", "table")
-    }
+    seats = peer_tables.sittings(hand)
     postings = [Posting(pot, -in_pot)]
     returned: dict[str, str] = {}
     to_wallets = Decimal(0)

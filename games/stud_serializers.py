@@ -65,8 +65,8 @@ def hand_json(round_: Round, viewer: Any) -> dict[str, Any]:
         return data
     hand = Hand.from_json(round_.engine_state)
     state = hand.state
-    withheld = withheld_seats(round_, hand, viewer)
     shown_after = set(round_.shown_hands.values_list("seat", flat=True))
+    withheld = withheld_seats(round_, hand, viewer, shown_after=shown_after)
     data["events"] = [
         {**event, "data": _visible(event["kind"], event["data"], withheld)}
         for event in data["events"]
@@ -85,15 +85,19 @@ def hand_json(round_: Round, viewer: Any) -> dict[str, Any]:
     return data
 
 
-def withheld_seats(round_: Round, hand: Hand, viewer: Any) -> frozenset[int]:
+def withheld_seats(
+    round_: Round, hand: Hand, viewer: Any, *, shown_after: set[int] | None = None
+) -> frozenset[int]:
     """The engine seats whose down cards ``viewer`` does not see in the finished hand (ST-10).
     Staff and auditors see every card. A player of the hand sees their own cards and every
     hand that reached the showdown, shown or mucked (source 002: a hand that was not shown
     can be seen by requesting the hand history), and an uncalled winner's hand once its
-    winner chose to show it; folded hands are never shown."""
+    winner chose to show it; folded hands are never shown. ``shown_after``: the seats shown
+    after the hand, when the caller has read them already."""
     if is_staff_member(viewer):
         return frozenset()
-    shown_after = set(round_.shown_hands.values_list("seat", flat=True))
+    if shown_after is None:
+        shown_after = set(round_.shown_hands.values_list("seat", flat=True))
     reached_showdown = set(hand.state.showdown_order)
     return frozenset(
         seat

@@ -248,6 +248,7 @@ def _round_page(
     ).get(pk=round_.pk)
     over = round_.status != RoundStatus.DECIDING
     seed = round_.revealed_server_seed() if over else None
+    settlements = _with_corrections(BoxSettlement.objects.filter(round=round_).order_by("box"))
     context = {
         "round": round_,
         "over": over,
@@ -258,16 +259,14 @@ def _round_page(
         ]
         if over
         else [],
-        "settlements": _with_corrections(
-            BoxSettlement.objects.filter(round=round_).order_by("box")
-        ),
+        "settlements": settlements,
         "entries": round_ledger_entries(round_),
         "commitment_ok": seed is not None and fairness.commitment(seed) == round_.commitment,
         "replay": replay_round(round_) if round_.status == RoundStatus.SETTLED else None,
         "void_form": void_form,
         "may_void": round_.status == RoundStatus.DECIDING and request.user.has_perm(VOID_ROUNDS),
         "corrections": round_.corrections.select_related("proposed_by", "approved_by"),
-        "correction_form": correction_form or _correction_form(round_),
+        "correction_form": correction_form or CorrectionForm([box.box for box in settlements]),
         "may_correct": round_.status == RoundStatus.SETTLED
         and round_.player_id is not None
         and request.user.has_perm(PROPOSE_CORRECTIONS),

@@ -84,20 +84,19 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
     change_list_template = "admin/payouts/ledgertransaction/change_list.html"
     change_form_template = "admin/payouts/ledgertransaction/change_form.html"
 
-    def change_view(
+    def render_change_form(
         self,
         request: HttpRequest,
-        object_id: str,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
         form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
+        obj: LedgerTransaction | None = None,
     ) -> HttpResponse:
         # Offered for cage mistakes and house funding only: game money is never reversed.
-        original = LedgerTransaction.objects.filter(pk=object_id).first()
         kinds = (*services.CAGE_KINDS, TransactionKind.HOUSE_FUNDING)
-        reversible = original is not None and original.kind in kinds
-        return super().change_view(
-            request, object_id, form_url, {**(extra_context or {}), "reversible": reversible}
-        )
+        context["reversible"] = obj is not None and obj.kind in kinds
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view

@@ -185,3 +185,16 @@ def test_history_of_changes_is_visible_to_staff(request, user_fixture, joker_tab
     page = logged_in(request.getfixturevalue(user_fixture)).get("/admin/pghistory/events/")
     assert page.status_code == 200
     assert b"TableEvent" in page.content
+
+
+def test_a_transaction_page_for_an_id_that_is_no_number_is_not_a_server_error(pit, player):
+    """A hand-typed or mangled address: the admin's own answer for a missing object (a redirect
+    with a message), never a 500; a real transaction's page still offers its reversal."""
+    client = logged_in(pit)
+    missing = client.get("/admin/payouts/ledgertransaction/abc/change/")
+    assert missing.status_code == 302
+    deposit = services.deposit(
+        player=player, currency="USD", amount=Decimal("5.00"), reason="cash", by=pit
+    )
+    page = client.get(f"/admin/payouts/ledgertransaction/{deposit.pk}/change/")
+    assert b"reverse/" in page.content

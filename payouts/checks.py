@@ -2,9 +2,10 @@
 
 The ledger balancing with itself is not enough: chips that no seat owns, or stakes that no round
 is playing for, balance perfectly. Each check here is a small function returning what breaks
-it, per currency (nothing when it holds); ``CHECKS`` lists them once, with the name the reports
-give them, and ``check_ledger`` (hence ``ledger_check``, the nightly report and the auditors'
-reconciliation page) runs every one. One more check is one more function in ``CHECKS``.
+it, per currency (nothing when it holds), from one ``GameState`` read once per run; ``CHECKS``
+lists them once, with the name the reports give them, and ``check_ledger`` (hence
+``ledger_check``, the nightly report and the auditors' reconciliation page) runs every one. One
+more check is one more function in ``CHECKS``.
 
 They read inside the caller's snapshot (``ledger_snapshot``), so play going on cannot make the
 ledger and the game state disagree for a moment.
@@ -13,9 +14,9 @@ ledger and the game state disagree for a moment.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from functools import cached_property
 
 from django.db.models import Sum
 
@@ -53,69 +54,81 @@ def _differences(kind: str, expected: dict[str, Decimal], what: str) -> list[str
     ]
 
 
-def _unfinished_rounds() -> Iterator[tuple[str, str, Any]]:
-    """The game, currency and engine state of every round still in play."""
-    yield from (
-        Round.objects.filter(status=RoundStatus.DECIDING)
-        .values_list("table__game", "table__currency", "engine_state")
-        .iterator()
-    )
+class GameState:
+    """What the sub-ledgers hold money for, per currency, each part read once per check run
+    (the stakes and the BONUS bets come from one pass over the rounds in play)."""
+
+    @cached_property
+    def seat_stacks(self) -> dict[str, Decimal]:
+        return dict(
+            Seat.objects.values("table__currency")
+            .annotate(total=Sum("chips"))
+            .values_list("table__currency", "total")
+        )
+
+    @cached_property
+    def _staked(self) -> tuple[dict[str, Decimal], dict[str, Decimal]]:
+        """In the pot (a banked box's antes and bets, a peer hand's chips committed) and in
+        BONUS bets, over every round still in play."""
+        stakes: dict[str, Decimal] = defaultdict(lambda: ZERO)
+        bonuses: dict[str, Decimal] = defaultdict(lambda: ZERO)
+        for game, currency, engine_state in (
+            Round.objects.filter(status=RoundStatus.DECIDING)
+            .values_list("table__game", "table__currency", "engine_state")
+            .iterator()
+        ):
+            if game == Game.JOKER_DRAW:
+                for box in joker_draw.from_json(engine_state).boxes:
+                    stakes[currency] += box.ante + (box.bet or ZERO)
+                    bonuses[currency] += box.bonus or ZERO
+            else:
+                hand = _PEER_GAMES[game].load_hand(engine_state)
+                stakes[currency] += from_cents(sum(chips.committed for chips in hand.state.chips))
+        return stakes, bonuses
+
+    @property
+    def stakes(self) -> dict[str, Decimal]:
+        return self._staked[0]
+
+    @property
+    def bonuses(self) -> dict[str, Decimal]:
+        return self._staked[1]
+
+    @cached_property
+    def holds(self) -> dict[str, Decimal]:
+        return dict(
+            Round.objects.filter(status=RoundStatus.DECIDING)
+            .values("table__currency")
+            .annotate(total=Sum("house_hold"))
+            .values_list("table__currency", "total")
+        )
 
 
-def table_chips_held() -> list[str]:
+def table_chips_held(game: GameState) -> list[str]:
     """The table chips account holds exactly the seats' stacks: chips bet in a hand are the pot's
     (stakes in play), and a seat that left holds none."""
-    stacks = dict(
-        Seat.objects.values("table__currency")
-        .annotate(total=Sum("chips"))
-        .values_list("table__currency", "total")
-    )
-    return _differences(AccountKind.TABLE_CHIPS, stacks, "the seats' stacks")
+    return _differences(AccountKind.TABLE_CHIPS, game.seat_stacks, "the seats' stacks")
 
 
-def _stakes_of_unfinished_rounds() -> tuple[dict[str, Decimal], dict[str, Decimal]]:
-    """Per currency, what the rounds in play have staked: in the pot (a banked box's antes and
-    bets, a peer hand's chips committed) and in BONUS bets."""
-    stakes: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    bonuses: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for game, currency, engine_state in _unfinished_rounds():
-        if game == Game.JOKER_DRAW:
-            for box in joker_draw.from_json(engine_state).boxes:
-                stakes[currency] += box.ante + (box.bet or ZERO)
-                bonuses[currency] += box.bonus or ZERO
-        else:
-            hand = _PEER_GAMES[game].load_hand(engine_state)
-            stakes[currency] += from_cents(sum(chips.committed for chips in hand.state.chips))
-    return stakes, bonuses
-
-
-def stakes_in_play_held() -> list[str]:
+def stakes_in_play_held(game: GameState) -> list[str]:
     """The stakes in play account holds exactly what the rounds in play have staked."""
-    stakes, _ = _stakes_of_unfinished_rounds()
-    return _differences(AccountKind.STAKES_IN_PLAY, stakes, "staked in rounds in play")
+    return _differences(AccountKind.STAKES_IN_PLAY, game.stakes, "staked in rounds in play")
 
 
-def bonus_held() -> list[str]:
+def bonus_held(game: GameState) -> list[str]:
     """The BONUS account holds exactly the BONUS bets of the rounds in play (a settled round
     pays or takes them at once)."""
-    _, bonuses = _stakes_of_unfinished_rounds()
-    return _differences(AccountKind.BONUS, bonuses, "BONUS bets in rounds in play")
+    return _differences(AccountKind.BONUS, game.bonuses, "BONUS bets in rounds in play")
 
 
-def house_reserved_held() -> list[str]:
+def house_reserved_held(game: GameState) -> list[str]:
     """The house's reserved account holds exactly the top-payout holds of the rounds in play
     (HB-1): a hold left after its round ended, or a round playing on a hold the ledger does not
     have, shows here."""
-    holds = dict(
-        Round.objects.filter(status=RoundStatus.DECIDING)
-        .values("table__currency")
-        .annotate(total=Sum("house_hold"))
-        .values_list("table__currency", "total")
-    )
-    return _differences(AccountKind.HOUSE_RESERVED, holds, "holds of open rounds")
+    return _differences(AccountKind.HOUSE_RESERVED, game.holds, "holds of open rounds")
 
 
-CHECKS: tuple[tuple[str, Callable[[], list[str]]], ...] = (
+CHECKS: tuple[tuple[str, Callable[[GameState], list[str]]], ...] = (
     ("table chips differing from the seats' stacks", table_chips_held),
     ("stakes in play differing from the stakes of rounds in play", stakes_in_play_held),
     ("BONUS held differing from the BONUS bets of rounds in play", bonus_held),

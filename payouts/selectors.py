@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
 
-from .checks import CHECKS
+from .checks import CHECKS, GameState
 from .models import Account, AccountKind, LedgerEntry, ReconciliationReport, RtpObservation
 
 if TYPE_CHECKING:
@@ -192,6 +192,7 @@ def check_ledger() -> LedgerCheck:
         .exclude(kind=AccountKind.CAGE)
         .values_list("id", flat=True)
     )
+    game = GameState()  # read once for every check
     return LedgerCheck(
         transactions=transactions,
         entries=entries,
@@ -202,7 +203,7 @@ def check_ledger() -> LedgerCheck:
         ever_negative=ever_negative,
         currency_mismatches=mismatched,
         totals_by_currency=totals,
-        sub_ledgers=[(name, check()) for name, check in CHECKS],
+        sub_ledgers=[(name, check(game)) for name, check in CHECKS],
     )
 
 

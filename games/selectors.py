@@ -127,9 +127,10 @@ class LiveTable:
     """A banked table's top payout under its limits in force."""
 
 
-def live_tables() -> list[LiveTable]:
+def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
     """Every table with its seated players, its rounds in progress (described without their
-    cards, which stay secret until a round is over) and the house's takings today."""
+    cards, which stay secret until a round is over) and the house's takings today; a banked
+    table's top payout against the bankroll ``available`` by currency."""
     tables = list(Table.objects.order_by("game", "currency", "name"))
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seating in (
@@ -141,7 +142,6 @@ def live_tables() -> list[LiveTable]:
         rounds[round_.table_id].append(round_)
     takings = takings_today()
     failures = catch_up_failures(table.pk for table in tables)
-    available = available_bankrolls()
     live = []
     for table in tables:
         limits = table.active_limits() if table.game == Game.JOKER_DRAW else None

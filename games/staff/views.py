@@ -152,7 +152,9 @@ def _live_page(
 
 
 def _live_context() -> dict[str, Any]:
-    return {"tables": live_tables(), "bankrolls": bankrolls().values()}
+    houses = bankrolls()  # one read for the bankroll table and the tables' top payouts
+    available = {currency: house.available for currency, house in houses.items()}
+    return {"tables": live_tables(available), "bankrolls": houses.values()}
 
 
 @require_POST

@@ -89,10 +89,10 @@ def prepare_database(players: int) -> list[str]:
     from rest_framework.authtoken.models import Token
 
     from casino.roles import PIT_STAFF, PLAYER
-    from games.limits import DEFAULT_LIMITS
+    from games.joker_draw import rtp_lab as rtp
     from games.models import Game
-    from games.services import tables
-    from payouts import rtp
+    from games.tables import services as tables
+    from games.tables.limits import DEFAULT_LIMITS
     from payouts import services as money
     from payouts.models import ChangeStatus, Paytable, PaytableVersion
 
@@ -137,8 +137,8 @@ def service_rounds_per_second() -> float:
     from django.contrib.auth.models import Group, User
 
     from casino.roles import PLAYER
+    from games.joker_draw import services as joker_draw
     from games.models import Table
-    from games.services import joker_draw
     from payouts import services as money
 
     player = User.objects.create_user("bench-service-player")

@@ -52,7 +52,7 @@ def start_worker() -> subprocess.Popen[bytes]:
 
 
 def timed_run(version: Any, rounds: int, strategy: str) -> tuple[Any, float]:
-    from payouts import rtp
+    from games.joker_draw import rtp_lab as rtp
     from payouts.models import RtpRunStatus
 
     started = time.perf_counter()
@@ -91,7 +91,7 @@ def main() -> int:
         "target": f"{ROUNDS:,} reference rounds in under {TARGET_SECONDS:.0f} s",
         "runs": [],
     }
-    from payouts.rtp import describe
+    from games.joker_draw.rtp_lab import describe
 
     for label, run, seconds in measured:
         print(

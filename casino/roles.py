@@ -40,7 +40,7 @@ _AUDITED_MODELS = (
 )
 
 # Permissions no model declares (one in a model's Meta would need a migration): created
-# with the groups. Voiding a round returns its stakes (games.services.voids).
+# with the groups. Voiding a round returns its stakes (games.tables.voids).
 EXTRA_PERMISSIONS = {"games.round.void_round": "Can void a round in progress"}
 
 ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {

@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "casino.throttling.LoginFormThrottleMiddleware",
+    "casino.http.throttling.LoginFormThrottleMiddleware",
     # Every change made through a request is stored with its user and URL (pghistory).
     "casino.history.HistoryMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -117,7 +117,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "play:login"
 LOGIN_REDIRECT_URL = "play:lobby"
 LOGOUT_REDIRECT_URL = "play:login"
-# Sign-in throttling (casino.throttling): API token logins per address and user name, and
+# Sign-in throttling (casino.http.throttling): API token logins per address and user name, and
 # failed attempts at the login forms before they answer 429 for the window (seconds).
 LOGIN_THROTTLE_RATE = env.str("LOGIN_THROTTLE_RATE", default="10/min")
 LOGIN_FORM_MAX_FAILURES = env.int("LOGIN_FORM_MAX_FAILURES", default=5)
@@ -126,14 +126,14 @@ LOGIN_FORM_VIEWS = ("admin:login", "play:login")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "casino.authentication.TokenAuthentication",
+        "casino.http.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Money travels as strings with two places, never as JSON floats.
     "COERCE_DECIMAL_TO_STRING": True,
-    "EXCEPTION_HANDLER": "casino.api.exception_handler",
+    "EXCEPTION_HANDLER": "casino.http.errors.exception_handler",
 }
 
 # Sign-in, API tokens and live streams under abuse -------------------------------------------
@@ -191,7 +191,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 STUD_HAND_PAUSE_SECONDS = env.int("STUD_HAND_PAUSE_SECONDS", default=5)
 DRAWMAHA_HAND_PAUSE_SECONDS = env.int("DRAWMAHA_HAND_PAUSE_SECONDS", default=5)
 CELERY_BEAT_SCHEDULE = {
-    # The joker draw decision timer (games.tasks.fold_overdue_boxes).
+    # The joker draw decision timer (games.tables.tasks.fold_overdue_boxes).
     "fold-overdue-boxes": {"task": "games.tasks.fold_overdue_boxes", "schedule": 1.0},
     "sweep-overdue-rounds": {"task": "games.tasks.sweep_overdue_rounds", "schedule": 15.0},
     "nightly-ledger-report": {
@@ -204,9 +204,9 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# The RTP laboratory (payouts.rtp): rounds per chunk a worker simulates at once, the fewest
-# rounds a run needs before its RTP may approve a paytable, and the bands paytables must return
-# within when no table that uses them sets its own (percent).
+# The RTP laboratory (games.joker_draw.rtp_lab): rounds per chunk a worker simulates at
+# once, the fewest rounds a run needs before its RTP may approve a paytable, and the bands
+# paytables must return within when no table that uses them sets its own (percent).
 RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
 RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=1_000_000)
 RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.50"), "bonus": ("85.00", "99.50")}

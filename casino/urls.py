@@ -4,10 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from casino.tokens import TokenLogin, TokenLogout
-from games import api as games_api
-from games import drawmaha_api, round_api, seed_api, stud_api
-from games import views as game_views
+from casino.http.tokens import TokenLogin, TokenLogout
+from games.drawmaha import api as drawmaha_api
+from games.joker_draw import api as round_api
+from games.site import views as site_views
+from games.stud import api as stud_api
+from games.tables import api as games_api
+from games.tables import seed_api
 from payouts import api as payouts_api
 
 api_v1 = [
@@ -76,7 +79,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", game_views.home, name="home"),
+    path("", site_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -1,6 +1,6 @@
 """Pit staff's admin for tables and their limits: create, propose, approve, open and close.
 
-Nothing here writes to the models directly: every change goes through games.services.tables, which
+Nothing here writes to the models directly: every change goes through games.tables.services, which
 enforces the rules and separation of duties exactly as the API does.
 """
 
@@ -14,12 +14,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from casino.permissions import acting_user
+from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
-from payouts.services import ChangeRefused
-
-from .limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
-from .models import (
+from games.joker_draw import corrections
+from games.models import (
     BoxSettlement,
     Round,
     RoundEvent,
@@ -30,8 +28,9 @@ from .models import (
     TableLimits,
     TableStatus,
 )
-from .services import corrections
-from .services import tables as services
+from games.tables import services
+from games.tables.limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
+from payouts.services import ChangeRefused
 
 
 class TableLimitsInline(ReadOnlyInline):

@@ -8,14 +8,14 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the token's revocation at logout (a signal receiver).
-        import casino.tokens  # noqa: F401
+        import casino.http.tokens  # noqa: F401
         from casino.roles import sync_role_groups
 
         post_migrate.connect(sync_role_groups, dispatch_uid="sync_role_groups")
 
         from django.contrib.auth.models import User
 
-        from games.services.seeds import commit_new_players_pair
+        from games.tables.seeds import commit_new_players_pair
 
         m2m_changed.connect(
             commit_new_players_pair,

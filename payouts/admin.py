@@ -21,14 +21,14 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from casino.permissions import acting_user
+from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.roles import PLAYER
-from games.services.tables import approve_paytable_version
-
-from . import rtp, services
-from .forms import amount_field
-from .models import (
+from games.joker_draw import rtp_lab as rtp
+from games.tables.services import approve_paytable_version
+from payouts import services
+from payouts.forms import amount_field
+from payouts.models import (
     CENT,
     Account,
     ChangeStatus,

@@ -10,12 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.permissions import HasModelPermission, acting_user
-
-from . import selectors, services
-from .idempotency import HEADER, idempotent
-from .models import Currency
-from .serializers import (
+from casino.http.permissions import HasModelPermission, acting_user
+from payouts import selectors, services
+from payouts.idempotency import HEADER, idempotent
+from payouts.models import Currency
+from payouts.serializers import (
     AccountSerializer,
     CageMovementSerializer,
     WalletEntrySerializer,

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.db import models
 
-from .models import decimal_column, largest_amount
+from payouts.models import decimal_column, largest_amount
 
 
 def amount_field(model: type[models.Model], name: str, **kwargs: Any) -> forms.DecimalField:

@@ -28,9 +28,8 @@ from rest_framework.response import Response
 
 from casino.db import prepared_cursor, request_transaction
 from casino.faults import fault_point
-from casino.permissions import acting_user
-
-from .models import IdempotentRequest
+from casino.http.permissions import acting_user
+from payouts.models import IdempotentRequest
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .models import ReconciliationReport
-from .selectors import check_ledger, ledger_snapshot, trial_balance
+from payouts.models import ReconciliationReport
+from payouts.selectors import check_ledger, ledger_snapshot, trial_balance
 
 
 def record_report() -> ReconciliationReport:

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
 
-from .checks import CHECKS, GameState
-from .models import Account, AccountKind, LedgerEntry, ReconciliationReport, RtpObservation
+from games.tables.reconciliation import CHECKS, GameState
+from payouts.models import Account, AccountKind, LedgerEntry, ReconciliationReport, RtpObservation
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -108,7 +108,8 @@ class LedgerCheck:
     ever_negative: list[int]
     currency_mismatches: list[int]
     totals_by_currency: dict[str, Decimal]
-    # Each sub-ledger against the game state (payouts.checks): the check's name, what breaks it.
+    # Each sub-ledger against the game state (games.tables.reconciliation): the check's name,
+    # what breaks it.
     sub_ledgers: list[tuple[str, list[str]]]
 
     @property

@@ -9,8 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from casino.roles import PLAYER
-
-from .models import CENT, Account, Currency, LedgerEntry, decimal_column, largest_amount
+from payouts.models import CENT, Account, Currency, LedgerEntry, decimal_column, largest_amount
 
 # Every amount that comes in ends up in ledger entries; their column sets its digits and limit.
 AMOUNT_COLUMN = decimal_column(LedgerEntry, "amount")

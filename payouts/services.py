@@ -24,8 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
-
-from .models import (
+from payouts.models import (
     CENT,
     Account,
     AccountKind,

@@ -9,8 +9,9 @@ from __future__ import annotations
 from celery import group, shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import reconciliation, rtp
-from .models import RtpRun
+from games.joker_draw import rtp_lab as rtp
+from payouts import reconciliation
+from payouts.models import RtpRun
 
 
 def dispatch_rtp_run(run_id: int) -> None:
@@ -23,6 +24,7 @@ def dispatch_rtp_run(run_id: int) -> None:
 # A lost connection or a deadlock undoes the chunk's transaction; without a retry the task
 # would end there and the run would wait forever for its chunk.
 @shared_task(
+    name="payouts.tasks.compute_rtp_chunk",
     acks_late=True,
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
@@ -32,6 +34,6 @@ def compute_rtp_chunk(run_id: int, index: int) -> bool:
     return rtp.compute_chunk(run_id, index)
 
 
-@shared_task(acks_late=True)
+@shared_task(name="payouts.tasks.nightly_ledger_report", acks_late=True)
 def nightly_ledger_report() -> bool:
     return reconciliation.record_report().ok

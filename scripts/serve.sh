@@ -10,7 +10,7 @@
 #
 # uvicorn must not take the client's address from X-Forwarded-For (it trusts 127.0.0.1 by
 # default, and `make run` serves on 127.0.0.1): the application reads that header only from
-# the NUM_PROXIES proxies configured (casino.throttling).
+# the NUM_PROXIES proxies configured (casino.http.throttling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DB_CONN_MAX_AGE="${DB_CONN_MAX_AGE:-0}"

@@ -11,11 +11,11 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
-from games.limits import DEFAULT_LIMITS
+from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import services as joker_draw
 from games.models import Game, Table, TableStatus
-from games.services import joker_draw
-from games.services import tables as table_services
-from payouts import rtp
+from games.tables import services as table_services
+from games.tables.limits import DEFAULT_LIMITS
 from payouts.models import ChangeStatus, Paytable, PaytableVersion
 from payouts.services import deposit, fund_house
 from tests.celery_worker import celery_worker  # noqa: F401 - a fixture for every test module

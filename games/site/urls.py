@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from games.site import views
 
 app_name = "play"
 

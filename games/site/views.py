@@ -16,14 +16,14 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from casino.permissions import acting_user
-from games import live, selectors
-from games.drawmaha_serializers import hand_json as drawmaha_hand_json
+from casino.http.permissions import acting_user
+from games.drawmaha.serializers import hand_json as drawmaha_hand_json
+from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
-from games.round_serializers import round_json
-from games.serializers import TableSerializer
-from games.stud_serializers import hand_json as stud_hand_json
-from games.stud_serializers import visible_events
+from games.stud.serializers import hand_json as stud_hand_json
+from games.stud.serializers import visible_events
+from games.tables import live, selectors
+from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
 
@@ -214,3 +214,7 @@ def _may_watch(user: User | AnonymousUser, pk: int) -> bool:
     if not connection.in_atomic_block:
         connection.close()
     return visible
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "site/home.html")

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.forms.models import fields_for_model
 
 from games.engine.hands import CATEGORIES
-from games.limits import GAME_FIELDS
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
+from games.tables.limits import GAME_FIELDS
 from payouts.forms import amount_field
 from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
 

@@ -27,9 +27,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
-from casino.permissions import acting_user
+from casino.http.permissions import acting_user
 from games.engine import fairness
-from games.limits import GAME_FIELDS
+from games.joker_draw import corrections
+from games.joker_draw.rtp_lab import rtp_comparison_png
 from games.models import (
     BoxSettlement,
     Game,
@@ -39,8 +40,19 @@ from games.models import (
     Table,
     TableLimits,
 )
-from games.replay import replay_round
-from games.selectors import (
+from games.staff.forms import (
+    CorrectionForm,
+    PayoutFilterForm,
+    PaytableVersionForm,
+    TableStatusForm,
+    VoidForm,
+    add_refusal,
+    limits_form,
+)
+from games.tables import services as table_services
+from games.tables.limits import GAME_FIELDS
+from games.tables.replay import replay_round
+from games.tables.selectors import (
     approved_corrections,
     available_bankrolls,
     box_settlements,
@@ -48,11 +60,8 @@ from games.selectors import (
     round_ledger_entries,
     top_payout,
 )
-from games.services import corrections
-from games.services import tables as table_services
-from games.services.voids import void_round
+from games.tables.voids import void_round
 from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVersion
-from payouts.rtp import rtp_comparison_png
 from payouts.selectors import (
     bankrolls,
     check_ledger,
@@ -63,16 +72,6 @@ from payouts.selectors import (
     trial_balance,
 )
 from payouts.services import ChangeRefused, propose_paytable_version
-
-from .forms import (
-    CorrectionForm,
-    PayoutFilterForm,
-    PaytableVersionForm,
-    TableStatusForm,
-    VoidForm,
-    add_refusal,
-    limits_form,
-)
 
 # What each screen needs, from the roles' permissions (casino.roles).
 RUN_THE_PIT = "games.open_close_table"

@@ -7,8 +7,9 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
+from games.joker_draw import rtp_lab as rtp
 from games.models import TableLimits
-from payouts import rtp, services
+from payouts import services
 from payouts.models import LedgerTransaction, PaytableVersion, RtpRunStatus, TransactionKind
 
 
@@ -96,7 +97,7 @@ def test_proposing_limits_in_the_admin_shows_the_rule_broken(pit, joker_table, d
 def test_the_proposer_cannot_approve_in_the_admin_but_a_colleague_can(
     pit, pit2, joker_table, default_paytables
 ):
-    from games.services import tables as table_services
+    from games.tables import services as table_services
     from tests.conftest import joker_draw_limits
 
     draft = table_services.propose_limits(

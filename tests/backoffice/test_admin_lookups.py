@@ -22,8 +22,10 @@ from django.urls import reverse
 from casino.admin_site import CasinoAdminSite, secret_fields
 from casino.roles import PLAYER
 from games.admin import RoundAdmin
+from games.joker_draw import services as joker_draw
 from games.models import Round, RoundEvent, RoundStatus, SeedPair
-from games.services import joker_draw, seeds, stud
+from games.stud import services as stud
+from games.tables import seeds
 from payouts.services import deposit
 from tests.conftest import make_stud_table, make_user
 

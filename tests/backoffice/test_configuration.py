@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 
-from games.limits import DEFAULT_LIMITS
+from games.joker_draw import rtp_lab as rtp
 from games.models import Game, TableStatus
-from games.services import tables as table_services
-from payouts import rtp
+from games.tables import services as table_services
+from games.tables.limits import DEFAULT_LIMITS
 from payouts.models import ChangeStatus, PaytableLine
 from payouts.services import ChangeRefused, propose_paytable_version
 from tests.conftest import joker_draw_limits

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 
 from casino.roles import PIT_STAFF
+from games.joker_draw import rtp_lab as rtp
 from games.models import TableLimits
-from games.services import tables as table_services
-from payouts import rtp
+from games.tables import services as table_services
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion
 from payouts.services import ChangeRefused, draft_editors, propose_paytable_version
 from tests.conftest import joker_draw_limits, make_user

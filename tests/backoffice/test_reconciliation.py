@@ -15,11 +15,13 @@ from django.db.models import F
 from django.test import Client
 
 from casino.roles import PLAYER
+from games.drawmaha import services as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import joker_draw as joker_draw_engine
 from games.engine import stud as stud_engine
+from games.joker_draw import services as joker_draw
 from games.models import Round, RoundStatus, Seat
-from games.services import drawmaha, joker_draw, stud
+from games.stud import services as stud
 from payouts import services as money
 from payouts.models import AccountKind, TransactionKind
 from payouts.reconciliation import record_report

@@ -105,7 +105,7 @@ def test_players_see_open_tables_only_and_staff_see_all(player, pit, joker_table
 
 @pytest.fixture
 def new_closed_table(pit):
-    from games.services import tables as table_services
+    from games.tables import services as table_services
 
     return table_services.create_table(
         name="Stud closed", game="seven_card_stud", currency="USD", by=pit, reason="t"

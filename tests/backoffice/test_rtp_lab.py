@@ -18,13 +18,13 @@ from django.db import connection
 from tqdm import tqdm
 
 from casino.celery import app as celery_app
-from games.engine import rtp as lab
+from games.engine import joker_draw_rtp as lab
+from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import services as joker_draw
+from games.joker_draw.rtp_monitor import observe_rtp
+from games.management.commands.rtp import Command as RtpCommand
 from games.models import BoxSettlement
-from games.services import joker_draw
-from games.services import tables as table_services
-from games.services.rtp_monitor import observe_rtp
-from payouts import rtp
-from payouts.management.commands.rtp import Command as RtpCommand
+from games.tables import services as table_services
 from payouts.models import (
     PaytableKind,
     PaytableLine,
@@ -132,10 +132,10 @@ def test_every_scheduled_job_is_a_registered_task(settings):
     celery_app.loader.import_default_modules()
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduled == {
-        "games.tasks.fold_overdue_boxes",
-        "games.tasks.sweep_overdue_rounds",
+        "games.tables.tasks.fold_overdue_boxes",
+        "games.tables.tasks.sweep_overdue_rounds",
         "payouts.tasks.nightly_ledger_report",
-        "games.tasks.observe_rtp",
+        "games.tables.tasks.observe_rtp",
     }
     assert scheduled <= set(celery_app.tasks)
 
@@ -383,7 +383,7 @@ def test_the_rtp_command_writes_the_result_and_a_chart(default_paytables, tmp_pa
 
 @pytest.mark.django_db
 def test_the_rtp_command_takes_a_strategy_table(default_paytables, tmp_path):
-    from games.engine import rtp as lab
+    from games.engine import joker_draw_rtp as lab
 
     table = tmp_path / "always-bet.json"
     table.write_text(json.dumps(lab.strategy_to_table(lab.STAND)))

@@ -15,9 +15,10 @@ from playwright.sync_api import Page, expect
 from games.engine import fairness
 from games.engine import stud as engine_stud
 from games.models import BoxSettlement, Round, RoundStatus, SeedPair
-from games.services import peer_tables, stud
-from games.services.stud import Hand
-from games.stud_serializers import table_json as stud_table_json
+from games.peer import services as peer_tables
+from games.stud import services as stud
+from games.stud.serializers import table_json as stud_table_json
+from games.stud.services import Hand
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.browser.conftest import TIMEOUT

@@ -11,9 +11,10 @@ from decimal import Decimal
 
 from playwright.sync_api import expect
 
+from games.joker_draw.rtp_monitor import observe_rtp
 from games.models import BoxSettlement, Round, RoundStatus, TableLimits
-from games.services import seeds, stud
-from games.services.rtp_monitor import observe_rtp
+from games.stud import services as stud
+from games.tables import seeds
 from payouts import services as money
 from payouts.models import ChangeStatus
 from tests.conftest import make_stud_table, make_user

@@ -13,11 +13,11 @@ import pokerkit
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from games.engine import phh
+from games.engine import stud_phh as phh
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
-from games.engine.phh import HandHistory
 from games.engine.stud import start_hand
+from games.engine.stud_phh import HandHistory
 from tests.engine.stud_play import TABLE, passive, random_hand
 
 # The PHH test vectors kept with the suite (see tests/data/README.md).

@@ -15,11 +15,11 @@ from collections.abc import Callable
 import pokerkit
 import pytest
 
-from games.engine import phh
+from games.engine import stud_phh as phh
 from games.engine.cards import parse_card
 from games.engine.common import RuleViolation
-from games.engine.phh import HandHistory, Replay
 from games.engine.stud import StudState
+from games.engine.stud_phh import HandHistory, Replay
 
 HANDS = 500
 ANTE, BRING_IN, SMALL_BET, BIG_BET = 5, 10, 20, 40

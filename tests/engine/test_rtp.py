@@ -35,7 +35,7 @@ from games.engine.joker_draw import (
     dealer_qualifies,
     start_round,
 )
-from games.engine.rtp import (
+from games.engine.joker_draw_rtp import (
     ACTIONS,
     OUTCOMES,
     REFERENCE,
@@ -56,7 +56,7 @@ from games.engine.rtp import (
     summarize,
     tally_rounds,
 )
-from payouts.management.commands.load_paytables import parse_odds
+from games.management.commands.load_paytables import parse_odds
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "paytables.json"
 ANTE = Decimal("0.30")  # JD-2: the default ante step, so 2:3 pays whole cents

@@ -21,12 +21,12 @@ from django.test import Client
 from django.utils import timezone
 
 from games.engine import fairness
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus
-from games.services import joker_draw
-from games.services import tables as table_services
-from games.services.joker_draw import BoxRequest
-from games.services.rounds import RoundRefused
-from games.services.voids import void_round
+from games.tables import services as table_services
+from games.tables.rounds import RoundRefused
+from games.tables.voids import void_round
 from payouts import services as money
 from payouts.models import Account, AccountKind, LedgerTransaction
 from payouts.reconciliation import record_report

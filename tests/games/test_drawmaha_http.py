@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Round, Seat
-from games.replay import replay_round
+from games.tables.replay import replay_round
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.conftest import make_drawmaha_table, make_user

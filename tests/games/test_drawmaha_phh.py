@@ -14,16 +14,17 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.drawmaha import services as drawmaha
+from games.drawmaha.services import Hand
 from games.engine import drawmaha as engine
-from games.engine import fairness, phh_drawmaha
+from games.engine import drawmaha_phh as phh_drawmaha
+from games.engine import fairness
 from games.engine.cards import parse_cards
 from games.engine.common import RuleViolation
 from games.engine.fairness import Shoe
 from games.models import Round
-from games.replay import replay_round
-from games.services import drawmaha
-from games.services.drawmaha import Hand
-from games.services.peer_tables import from_cents
+from games.peer.services import from_cents
+from games.tables.replay import replay_round
 from payouts import services as money
 from tests.conftest import api_client, make_drawmaha_table, make_user
 from tests.games.peer_tables import running

@@ -15,14 +15,14 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from games.drawmaha import services as drawmaha
+from games.drawmaha.services import Hand
 from games.engine import drawmaha as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus, Table
-from games.replay import replay_round
-from games.services import drawmaha
-from games.services.drawmaha import Hand
-from games.services.peer_tables import from_cents
-from games.services.rounds import RoundRefused
-from games.tasks import catch_up_drawmaha_table, sweep_overdue_rounds
+from games.peer.services import from_cents
+from games.tables.replay import replay_round
+from games.tables.rounds import RoundRefused
+from games.tables.tasks import catch_up_drawmaha_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.conftest import api_client, make_drawmaha_table, make_user

@@ -16,13 +16,16 @@ from django.core.management import call_command
 from django.test import Client
 
 from casino.roles import PLAYER
+from games.drawmaha import services as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
+from games.joker_draw import corrections
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SettlementCorrection
-from games.replay import replay_round
-from games.services import corrections, drawmaha, joker_draw, stud
-from games.services.joker_draw import BoxRequest
-from games.services.voids import void_round
+from games.stud import services as stud
+from games.tables.replay import replay_round
+from games.tables.voids import void_round
 from payouts import services as money
 from payouts.models import (
     AccountKind,

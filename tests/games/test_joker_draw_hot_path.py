@@ -17,9 +17,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.engine import joker_draw as engine
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus
-from games.services import joker_draw
-from games.services.joker_draw import BoxRequest
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
 from tests.conftest import api_client

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Round
-from games.replay import replay_joker_draw
+from games.tables.replay import replay_joker_draw
 from payouts import services as money
 from payouts.models import Account
 
@@ -46,7 +46,7 @@ class Player:
 def test_hundreds_of_rounds_over_http_replay_and_balance(
     live_server, player, pit, pit2, default_paytables
 ):
-    from games.services import tables
+    from games.tables import services as tables
     from tests.conftest import joker_draw_limits
 
     table = tables.create_table(

@@ -15,12 +15,12 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engine import fairness
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundEvent
-from games.replay import replay_joker_draw
-from games.services import joker_draw
-from games.services.joker_draw import BoxRequest
-from games.services.rounds import RoundRefused
-from games.tasks import expire_joker_draw_decision, fold_overdue_boxes, sweep_overdue_rounds
+from games.tables.replay import replay_joker_draw
+from games.tables.rounds import RoundRefused
+from games.tables.tasks import expire_joker_draw_decision, fold_overdue_boxes, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind, LedgerEntry
 from tests.conftest import api_client
@@ -121,7 +121,7 @@ def test_no_round_without_funds(player, joker_table):
 
 
 def test_a_closed_table_deals_no_round(funded_player, joker_table, pit):
-    from games.services.tables import set_table_status
+    from games.tables.services import set_table_status
 
     set_table_status(joker_table, status="closed", by=pit, reason="end of shift")
     response = open_round(api_client(funded_player), joker_table, [{"box": 1, "ante": "0.30"}])
@@ -318,7 +318,7 @@ def test_the_same_action_key_twice_applies_once(funded_player, joker_table):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_actions_at_once_never_both_apply(player, pit, pit2, default_paytables):
-    from games.services import tables
+    from games.tables import services as tables
     from tests.conftest import joker_draw_limits
 
     table = tables.create_table(name="J", game="joker_draw", currency="USD", by=pit, reason="t")

@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from games.drawmaha import services as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.models import Round, Seat, SeatStatus
-from games.replay import replay_round
-from games.services import drawmaha, stud
-from games.services.rounds import RoundRefused
-from games.services.voids import void_round
+from games.stud import services as stud
+from games.tables.replay import replay_round
+from games.tables.rounds import RoundRefused
+from games.tables.voids import void_round
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.conftest import make_drawmaha_table, make_stud_table

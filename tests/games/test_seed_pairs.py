@@ -17,13 +17,17 @@ from django.db import connection, transaction
 from pghistory.models import Event as HistoryEvent
 
 from casino.roles import PLAYER
+from games.drawmaha import services as drawmaha
 from games.engine import fairness
 from games.engine.dealer import Deck
+from games.joker_draw import services as joker_draw
+from games.joker_draw import sql as joker_draw_sql
+from games.joker_draw.services import BoxRequest
 from games.models import Round, SeedPair, SeedPairStatus
-from games.replay import replay_round
-from games.selectors import dealt_cards
-from games.services import drawmaha, joker_draw, joker_draw_sql, stud, voids
-from games.services.joker_draw import BoxRequest
+from games.stud import services as stud
+from games.tables import voids
+from games.tables.replay import replay_round
+from games.tables.selectors import dealt_cards
 from payouts import services as money
 from tests.conftest import api_client, make_user
 from tests.games.peer_tables import running

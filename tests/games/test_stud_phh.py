@@ -12,12 +12,12 @@ import pokerkit
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine import phh
 from games.engine import stud as engine
+from games.engine import stud_phh as phh
 from games.engine.betting import AGGRESSIVE, FIXED_LIMIT_CAP
 from games.models import Round
-from games.services import stud
-from games.services.stud import Hand
+from games.stud import services as stud
+from games.stud.services import Hand
 from payouts import services as money
 from tests.conftest import api_client, make_stud_table, make_user
 from tests.engine.test_phh import WSOP_DIR, WSOP_HANDS

@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from games.engine import stud as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
-from games.replay import last_card_mismatches, replay_round
-from games.services import stud
-from games.services.rounds import RoundRefused
-from games.services.stud import Hand
-from games.tasks import catch_up_stud_table, sweep_overdue_rounds
+from games.stud import services as stud
+from games.stud.services import Hand
+from games.tables.replay import last_card_mismatches, replay_round
+from games.tables.rounds import RoundRefused
+from games.tables.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.conftest import api_client, make_stud_table, make_user

@@ -10,10 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.engine import phh
+from games.engine import stud_phh as phh
 from games.models import Round, RoundEvent, Seat
-from games.services import peer_tables, stud
-from games.services.stud import Hand
+from games.peer import services as peer_tables
+from games.stud import services as stud
+from games.stud.services import Hand
 from payouts.models import AccountKind, LedgerTransaction
 from tests.conftest import api_client, make_user
 from tests.engine.stud_play import stud_deck

@@ -16,10 +16,13 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.roles import PLAYER
+from games.drawmaha import services as drawmaha
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus
-from games.services import drawmaha, joker_draw, peer_tables, stud
-from games.services.joker_draw import BoxRequest
-from games.tasks import sweep_overdue_rounds
+from games.peer import services as peer_tables
+from games.stud import services as stud
+from games.tables.tasks import sweep_overdue_rounds
 from payouts.services import deposit
 from tests.conftest import make_drawmaha_table, make_stud_table, make_user
 
@@ -89,7 +92,7 @@ def test_one_stuck_round_does_not_stop_the_other_tables_timers(
 
     monkeypatch.setattr(peer_tables, "play", unsettleable)
 
-    with caplog.at_level(logging.ERROR, logger="games.tasks"):
+    with caplog.at_level(logging.ERROR, logger="games.tables.tasks"):
         assert sweep_overdue_rounds() == 1  # the joker draw round
 
     # The stuck round is as it was: its timed-out event, written before the failure, rolled back.

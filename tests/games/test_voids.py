@@ -1,4 +1,4 @@
-"""Voiding a round in progress (games.services.voids): every stake back where it came from in
+"""Voiding a round in progress (games.tables.voids): every stake back where it came from in
 one balanced ledger transaction, the round voided with who and why, a second void refused, and
 a peer table going on with its next hand. The ledger check passes after each."""
 
@@ -12,12 +12,14 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from games.drawmaha import services as drawmaha
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SeatStatus
-from games.services import drawmaha, joker_draw, stud
-from games.services.joker_draw import BoxRequest
-from games.services.peer_tables import from_cents
-from games.services.rounds import RoundRefused
-from games.services.voids import void_round
+from games.peer.services import from_cents
+from games.stud import services as stud
+from games.tables.rounds import RoundRefused
+from games.tables.voids import void_round
 from payouts import services as money
 from payouts.models import AccountKind, LedgerTransaction
 from payouts.selectors import check_ledger

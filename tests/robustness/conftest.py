@@ -14,11 +14,13 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
+from games.drawmaha import services as drawmaha
 from games.engine import fairness
 from games.engine import joker_draw as joker_engine
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Table
-from games.services import drawmaha, joker_draw, stud
-from games.services.joker_draw import BoxRequest
+from games.stud import services as stud
 from payouts import services as money
 from payouts.models import PaytableVersion
 

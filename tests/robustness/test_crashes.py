@@ -37,11 +37,11 @@ from rest_framework.authtoken.models import Token
 from casino.celery import app as celery_app
 from casino.roles import PLAYER
 from games.engine import joker_draw as engine
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
-from games.services import joker_draw
-from games.services import tables as table_services
-from games.services.joker_draw import BoxRequest
-from games.tasks import expire_joker_draw_decision
+from games.tables import services as table_services
+from games.tables.tasks import expire_joker_draw_decision
 from payouts import services as money
 from payouts.models import LedgerEntry, LedgerTransaction
 

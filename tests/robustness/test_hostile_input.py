@@ -16,7 +16,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Round
-from games.services import stud
+from games.stud import services as stud
 from tests.conftest import api_client, make_stud_table
 from tests.robustness.conftest import Secrets, World, cards, leaks
 from tests.robustness.refusals import amount_requests, post, refused, snapshot

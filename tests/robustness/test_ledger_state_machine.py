@@ -24,10 +24,12 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 
 from games.engine import joker_draw as joker_engine
 from games.engine import stud as stud_engine
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table
-from games.services import joker_draw, stud, voids
-from games.services.joker_draw import BoxRequest
-from games.services.rounds import RoundRefused
+from games.stud import services as stud
+from games.tables import voids
+from games.tables.rounds import RoundRefused
 from payouts import services as money
 from payouts.models import AccountKind
 from payouts.selectors import check_ledger

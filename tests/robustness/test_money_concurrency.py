@@ -24,7 +24,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from games.models import Game, Round, RoundStatus, Table
-from games.services import tables as table_services
+from games.tables import services as table_services
 from payouts import services as money
 from payouts.models import AccountKind, TransactionKind
 from payouts.selectors import check_ledger

@@ -15,9 +15,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from casino.csv_export import cell
 from casino.roles import PLAYER
+from games.joker_draw import services as joker_draw
 from games.models import BoxSettlement, Game, TableStatus
-from games.services import joker_draw
-from games.services import tables as table_services
+from games.tables import services as table_services
 from payouts.services import deposit
 from tests.conftest import joker_draw_limits, make_user
 

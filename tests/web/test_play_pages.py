@@ -17,12 +17,14 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import AsyncClient, Client
 
-from games import live, selectors
+from games.drawmaha import services as drawmaha
 from games.engine import fairness
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, TableStatus
-from games.services import drawmaha, joker_draw, seeds, stud
-from games.services import tables as table_services
-from games.services.joker_draw import BoxRequest
+from games.stud import services as stud
+from games.tables import live, seeds, selectors
+from games.tables import services as table_services
 from payouts.services import deposit
 from tests.conftest import make_drawmaha_table
 

@@ -14,13 +14,15 @@ from django.test import Client
 from django.utils import timezone
 
 from games.engine import stud as stud_engine
+from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import services as joker_draw
+from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus, Seat, TableLimits, TableStatus
-from games.replay import ReplayReport
-from games.services import joker_draw, seeds, stud
-from games.services import tables as table_services
-from games.services.joker_draw import BoxRequest
 from games.staff import views
-from payouts import rtp
+from games.stud import services as stud
+from games.tables import seeds
+from games.tables import services as table_services
+from games.tables.replay import ReplayReport
 from payouts import services as money
 from payouts.models import AccountKind, ChangeStatus, Paytable, PaytableVersion
 from payouts.selectors import check_ledger
@@ -442,7 +444,7 @@ def test_nightly_reports_are_listed_with_what_they_found(settled_boxes, auditor)
 def test_actual_rtp_beside_the_theoretical_with_alerts_in_red(
     settled_boxes, auditor, joker_table, settings
 ):
-    from games.services.rtp_monitor import observe_rtp
+    from games.joker_draw.rtp_monitor import observe_rtp
 
     settings.RTP_OBSERVATION_MIN_BOXES = 2
     observations = {o.kind: o for o in observe_rtp()}

@@ -9,7 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine import phh, phh_drawmaha
+from games.engine import drawmaha_phh as phh_drawmaha
+from games.engine import stud_phh as phh
 from games.engine.common import RuleViolation
 
 

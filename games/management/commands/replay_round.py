@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Round
-from games.replay import replay_round
+from games.tables.replay import replay_round
 
 
 class Command(BaseCommand):

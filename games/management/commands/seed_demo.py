@@ -11,10 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
-from games.limits import DEFAULT_LIMITS
+from games.joker_draw import rtp_lab as rtp
 from games.models import Game, Table, TableStatus
-from games.services import tables as table_services
-from payouts import rtp
+from games.tables import services as table_services
+from games.tables.limits import DEFAULT_LIMITS
 from payouts import services as money
 from payouts.models import ChangeStatus, Currency, LedgerTransaction, Paytable, PaytableVersion
 

@@ -1,0 +1,104 @@
+"""What a Drawmaha table and its hands look like over the API, to whom.
+
+While a hand is played each player sees their own cards only; of the others, how many cards
+they hold and how many they exchanged in the draw (DM-5), and a twist card once it is shown face
+up to be taken or rejected, or taken (DM-6). The board is open to all. Nobody, staff included,
+sees another player's cards, the deck or the server seed while the hand is played; once it is
+over its whole history and the seed are open to its players and to staff (FS-7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rest_framework import serializers
+
+from games.drawmaha.services import ACTIONS, Hand
+from games.engine import drawmaha
+from games.engine import drawmaha_phh as phh_drawmaha
+from games.engine.betting import LegalAction
+from games.engine.common import cards_to_json
+from games.engine.drawmaha import DrawOption
+from games.models import Round, Table
+from games.peer import serializers as peer_serializers
+from payouts.serializers import AmountField
+
+
+def table_json(table: Table, viewer: Any) -> dict[str, Any]:
+    return peer_serializers.table_json(table, viewer, hand_in_play_json)
+
+
+def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:
+    hand = Hand.from_json(round_.engine_state)
+    state = hand.state
+    exchanges = {exchange.seat: exchange for exchange in state.exchanges}
+
+    def cards(seat: int, own: bool) -> dict[str, Any]:
+        held = state.hands[seat]
+        exchange = exchanges.get(seat)
+        # A twist card is shown while the player decides and kept if taken; rejected, mucked.
+        twist = exchange.twist if exchange and exchange.twist_taken is not False else None
+        return {
+            "cards": cards_to_json(held) if own else None,
+            "card_count": len(held),
+            "exchanged": None if exchange is None else len(exchange.discards),
+            "twist": None if twist is None else str(twist),
+        }
+
+    return peer_serializers.hand_in_play_json(
+        round_,
+        hand,
+        viewer,
+        table_cards={"button": hand.button, "board": cards_to_json(state.board)},
+        betting=state.street not in (drawmaha.Street.DRAW, drawmaha.Street.OVER),
+        cards=cards,
+        legal_actions=lambda: [_option_json(o) for o in drawmaha.legal_actions(state)],
+    )
+
+
+def _option_json(option: LegalAction | DrawOption) -> dict[str, Any]:
+    """A betting option with its pot-limit amounts (DM-9), or a draw choice (DM-5, DM-6)."""
+    if isinstance(option, LegalAction):
+        return peer_serializers.betting_option_json(option)
+    if option.kind == drawmaha.DrawChoice.EXCHANGE:
+        return {"action": option.kind.value, "max_cards": option.max_cards}
+    return {"action": option.kind.value, "card": str(option.card)}
+
+
+def hand_json(round_: Round) -> dict[str, Any]:
+    """A Drawmaha hand for recall (``peer_serializers.hand_json``), with its button and board."""
+    return peer_serializers.hand_json(
+        round_,
+        Hand.from_json,
+        lambda hand: {"button": hand.button, "board": cards_to_json(hand.state.board)},
+    )
+
+
+class DrawmahaJoinSerializer(serializers.Serializer[None]):
+    seat = serializers.IntegerField(min_value=1, max_value=drawmaha.MAX_PLAYERS)
+    buy_in = AmountField()
+
+
+class DrawmahaActionSerializer(serializers.Serializer[None]):
+    action = serializers.ChoiceField(choices=ACTIONS)
+    amount = AmountField(
+        required=False,
+        allow_null=True,
+        help_text="A bet or raise: the player's total bet this round after it (pot limit).",
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=2),
+        required=False,
+        max_length=drawmaha.MAX_EXCHANGE,
+        help_text="An exchange: the cards set aside, such as ['As', 'Td']; none to stand pat.",
+    )
+
+
+def hand_history(round_: Round) -> phh_drawmaha.DrawmahaHandHistory:
+    """A finished hand in the PHH standard (variant PDM), with the shuffle's seeds, the rake and
+    the table as user-defined fields (PHH: names starting with an underscore)."""
+    hand = Hand.from_json(round_.engine_state)
+    recorded = phh_drawmaha.record(hand.state, peer_serializers.engine_events(round_))
+    extra = peer_serializers.history_extra(round_, hand, dict(recorded.extra))
+    return replace(recorded, extra=extra)

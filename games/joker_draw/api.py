@@ -1,0 +1,100 @@
+"""Joker draw round endpoints: open a round, act on a box, read rounds (recall)."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.http.permissions import PLAYERS_ACT, acting_user
+from games.joker_draw import services as joker_draw
+from games.joker_draw.serializers import OpenRoundSerializer, RoundActionSerializer, round_json
+from games.joker_draw.services import BoxRequest
+from games.models import Game
+from games.tables import selectors
+from games.tables.api import IDEMPOTENCY, JSON_ONLY, NewestRoundsFirst
+from payouts.idempotency import idempotent
+
+
+class JokerDrawRounds(APIView):
+    permission_classes = PLAYERS_ACT
+    renderer_classes = JSON_ONLY
+
+    @extend_schema(
+        parameters=[OpenApiParameter("table", int)],
+        responses={200: dict},
+        operation_id="v1_joker_draw_rounds_list",
+        summary="Rounds: a player's own, or every round for staff (game recall)",
+    )
+    def get(self, request: Request) -> Response:
+        table = request.query_params.get("table")
+        if table is not None and not table.isdigit():
+            raise ValidationError({"table": ["table must be a table id."]})
+        rounds = selectors.rounds_for(
+            request.user, game=Game.JOKER_DRAW, table=int(table) if table else None
+        )
+        paginator = NewestRoundsFirst()
+        page = paginator.paginate_queryset(rounds, request, view=self) or []
+        return paginator.get_paginated_response([round_json(r, request.user) for r in page])
+
+    @extend_schema(request=OpenRoundSerializer, responses={201: dict}, parameters=[IDEMPOTENCY])
+    @idempotent
+    def post(self, request: Request) -> Response:
+        incoming = OpenRoundSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        round_ = joker_draw.open_round(
+            player=acting_user(request),
+            table=data["table"],
+            boxes=[
+                BoxRequest(box=b["box"], ante=b["ante"], bonus=b.get("bonus"))
+                for b in data["boxes"]
+            ],
+            client_seed=data.get("client_seed"),
+        )
+        return Response(round_json(round_, request.user), status=status.HTTP_201_CREATED)
+
+
+class JokerDrawRound(APIView):
+    renderer_classes = JSON_ONLY
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, pk: int) -> Response:
+        round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
+        if round_ is None:
+            raise NotFound("No such round.")
+        return Response(round_json(round_, request.user))
+
+
+class JokerDrawRoundActions(APIView):
+    permission_classes = PLAYERS_ACT
+    renderer_classes = JSON_ONLY
+
+    @extend_schema(request=RoundActionSerializer, responses={200: dict}, parameters=[IDEMPOTENCY])
+    def post(self, request: Request, pk: int) -> HttpResponse:
+        # A decision that came too late rolls its transaction back; the overdue box is folded
+        # and committed on its own, so refusing the late decision does not undo the fold.
+        try:
+            return self._decide(request, pk)
+        except joker_draw.DecisionOverdue:
+            joker_draw.expire_decision(pk)
+        return self._decide(request, pk)
+
+    @idempotent
+    def _decide(self, request: Request, pk: int) -> Response:
+        incoming = RoundActionSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        round_ = joker_draw.act(
+            player=acting_user(request),
+            round_id=pk,
+            box=data["box"],
+            action=data["action"],
+            cards=data["cards"],
+            fold_overdue_first=False,  # post() folds it, outside this transaction
+        )
+        return Response(round_json(round_, request.user))

@@ -1,0 +1,413 @@
+"""The RTP laboratory: what a joker draw paytable version returns, by simulating complete rounds.
+
+A run is split into chunks of ``chunk_rounds`` rounds. Each chunk has its own seed, derived from
+the run's seed, and its exact integer tally is written once, so a chunk computed twice (a task
+redelivered after its worker died) counts once and any run repeats to the last unit. The chunks
+run on Celery workers (``payouts.tasks``) or in-process (the ``rtp`` command's ``--in-process``
+and the demo data); either way the result is the same.
+
+Pit staff may approve a paytable version only once a finished run of its current lines, under
+the reference strategy and with at least ``RTP_APPROVAL_MIN_ROUNDS`` rounds, shows an RTP inside
+the allowed band of every table that uses the paytable (or the house band when none does).
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import joker_draw_rtp as lab
+from games.engine.hands import CATEGORIES
+from games.engine.joker_draw import Paytable
+from payouts.models import (
+    ChangeStatus,
+    PaytableKind,
+    PaytableVersion,
+    RtpChunk,
+    RtpObservation,
+    RtpRun,
+    RtpRunStatus,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+STRATEGIES: dict[str, lab.Strategy] = {"reference": lab.REFERENCE, "stand": lab.STAND}
+REFERENCE = "reference"
+PERCENT_PLACES = Decimal("0.0001")
+
+
+class RtpRefused(Exception):
+    """A run that cannot be started, with messages naming the field."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{field}: {message}" for field, message in errors.items()))
+        self.errors = errors
+
+
+def odds_text(odds: Mapping[str, Fraction]) -> dict[str, str]:
+    return {category: f"{o.numerator}:{o.denominator}" for category, o in sorted(odds.items())}
+
+
+def odds_from_text(lines: Mapping[str, str]) -> Paytable:
+    return {
+        category: Fraction(int(num), int(den))
+        for category, (num, den) in ((c, text.split(":")) for c, text in lines.items())
+    }
+
+
+def _partner_bet_version() -> PaytableVersion:
+    """The bet paytable a bonus paytable's run plays beside: the BONUS does not depend on it,
+    but a round needs one (an approved one where there is one)."""
+    versions = PaytableVersion.objects.filter(paytable__kind=PaytableKind.BET)
+    version = (
+        versions.filter(status=ChangeStatus.APPROVED).order_by("paytable__name", "-number").first()
+        or versions.order_by("paytable__name", "-number").first()
+    )
+    if version is None:
+        raise RtpRefused({"paytable": "A BONUS run plays beside a bet paytable; there is none."})
+    return version
+
+
+def start_run(
+    version: PaytableVersion,
+    *,
+    rounds: int,
+    strategy_name: str = REFERENCE,
+    strategy: lab.Strategy | None = None,
+    seed: int | None = None,
+    chunk_rounds: int | None = None,
+    by: User | None = None,
+    dispatch: bool = True,
+) -> RtpRun:
+    """Record a run of ``version`` and, with ``dispatch``, hand its chunks to the workers once
+    the run is committed."""
+    if rounds <= 0:
+        raise RtpRefused({"rounds": "A run simulates at least one round."})
+    if strategy is None:
+        if strategy_name not in STRATEGIES:
+            raise RtpRefused(
+                {"strategy": f"Unknown strategy {strategy_name!r}; give a rule table."}
+            )
+        strategy = STRATEGIES[strategy_name]
+    chunk_rounds = chunk_rounds or settings.RTP_CHUNK_ROUNDS
+    if version.paytable.kind == PaytableKind.BET:
+        bet, bonus = version, None
+    else:
+        bet, bonus = _partner_bet_version(), version
+    lines = {"bet": odds_text(bet.odds())}
+    if bonus is not None:
+        lines["bonus"] = odds_text(bonus.odds())
+    run = RtpRun.objects.create(
+        paytable_version=version,
+        bet_paytable_version=bet,
+        bonus_paytable_version=bonus,
+        lines=lines,
+        strategy_name=strategy_name,
+        strategy=lab.strategy_to_table(strategy),
+        rounds=rounds,
+        chunk_rounds=min(chunk_rounds, rounds),
+        seed=secrets.randbits(63) if seed is None else seed,
+        requested_by=by,
+    )
+    if dispatch:
+        from payouts.tasks import dispatch_rtp_run
+
+        transaction.on_commit(lambda: dispatch_rtp_run(run.pk))
+    return run
+
+
+def _run_strategy(run: RtpRun) -> lab.Strategy:
+    return lab.strategy_from_table(run.strategy_name, run.strategy)
+
+
+def compute_chunk(run_id: int, index: int) -> bool:
+    """Simulate one chunk and store its tally; False when it was already stored.
+
+    The chunk that completes the run merges the run in the same transaction as its own tally.
+    A worker process can die at any instant, even after its work committed but before Celery
+    heard of it, so the merge must not wait for a later message that may never come. A merge
+    that raises keeps the chunk, marks the run failed with the error, and raises it again."""
+    run = RtpRun.objects.get(pk=run_id)
+    seed = lab.chunk_seed(run.seed, index)
+    tally = None
+    if not RtpChunk.objects.filter(run=run, index=index).exists():
+        tally = lab.simulate(
+            odds_from_text(run.lines["bet"]),
+            odds_from_text(run.lines.get("bonus", {})),
+            _run_strategy(run),
+            run.chunk_size(index),
+            seed,
+        )
+    failure: Exception | None = None
+    with transaction.atomic():
+        # The run's row lock orders the chunks' commits; under READ COMMITTED (Django's level)
+        # the count after the lock sees every chunk committed before it, so exactly one chunk
+        # sees the last one in.
+        run = RtpRun.objects.select_for_update().get(pk=run_id)
+        created = False
+        if tally is not None:
+            _, created = RtpChunk.objects.get_or_create(
+                run=run,
+                index=index,
+                defaults={
+                    "seed": str(seed),
+                    "rounds": run.chunk_size(index),
+                    "tally": tally.to_json(),
+                },
+            )
+        if run.status != RtpRunStatus.DONE and chunks_done(run) == run.chunk_count:
+            try:
+                with transaction.atomic():  # a savepoint: a failed merge keeps the chunk
+                    _merge(run)
+            except Exception as error:  # recorded on the run, then raised again
+                failure = error
+                run.status = RtpRunStatus.FAILED
+                run.result = {"error": f"{type(error).__name__}: {error}"}
+                run.finished_at = timezone.now()
+                run.save(update_fields=["result", "status", "finished_at"])
+    if failure is not None:
+        raise failure
+    return created
+
+
+def chunks_done(run: RtpRun) -> int:
+    return RtpChunk.objects.filter(run=run).count()
+
+
+def finish_run(run_id: int) -> RtpRun:
+    """Merge the chunks' tallies into the run's result (a failed run's merge is tried again);
+    harmless to call twice."""
+    with transaction.atomic():
+        run = RtpRun.objects.select_for_update().get(pk=run_id)
+        if run.status != RtpRunStatus.DONE:
+            _merge(run)
+    return run
+
+
+def _merge(run: RtpRun) -> None:
+    """Under the run's row lock: sum the chunks' tallies and mark the run done."""
+    tallies = [lab.Tally.from_json(chunk.tally) for chunk in RtpChunk.objects.filter(run=run)]
+    if len(tallies) < run.chunk_count:
+        raise RuntimeError(f"{run}: {len(tallies)} of {run.chunk_count} chunks are in")
+    total = tallies[0]
+    for tally in tallies[1:]:
+        total = total.merge(tally)
+    result = lab.summarize(total).to_json()
+    if "bonus" in run.lines:
+        exact = lab.exact_bonus_rtp(odds_from_text(run.lines["bonus"]))
+        result["bonus_exact_rtp"] = str(_percent(exact))
+    run.result = result
+    run.status = RtpRunStatus.DONE
+    run.finished_at = timezone.now()
+    run.save(update_fields=["result", "status", "finished_at"])
+
+
+def run_in_process(run: RtpRun, progress: Callable[[int], None] | None = None) -> RtpRun:
+    """Compute every missing chunk here (the last one finishes the run): for a machine without
+    workers."""
+    for index in range(run.chunk_count):
+        compute_chunk(run.pk, index)
+        if progress is not None:
+            progress(run.chunk_size(index))
+    run.refresh_from_db()
+    return run
+
+
+def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:
+    """A run of the reference strategy just long enough for approval, simulated here."""
+    run = start_run(version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, seed=seed, dispatch=False)
+    return run_in_process(run)
+
+
+def _percent(value: Fraction | float) -> Decimal:
+    fraction = Fraction(value)
+    return (Decimal(fraction.numerator) * 100 / Decimal(fraction.denominator)).quantize(
+        PERCENT_PLACES
+    )
+
+
+# What approval needs -----------------------------------------------------------------------
+
+
+def rtp_of(version: PaytableVersion) -> tuple[Decimal, RtpRun] | None:
+    """The RTP (percent) that approval judges a version by, and the run it comes from: the
+    reference strategy's game RTP for a bet paytable, the exact census figure for a bonus
+    paytable; None when no finished run matches the version's current lines."""
+    kind = version.paytable.kind
+    lines = odds_text(version.odds())
+    runs = RtpRun.objects.filter(
+        paytable_version=version,
+        status=RtpRunStatus.DONE,
+        rounds__gte=settings.RTP_APPROVAL_MIN_ROUNDS,
+    )
+    if kind == PaytableKind.BET:
+        runs = runs.filter(strategy_name=REFERENCE)
+    for run in runs.order_by("-finished_at"):
+        if run.lines.get(kind) != lines or run.result is None:
+            continue
+        if kind == PaytableKind.BET:
+            return Decimal(str(run.result["game_rtp"])), run
+        return Decimal(run.result["bonus_exact_rtp"]), run
+    return None
+
+
+def band_problem(
+    version: PaytableVersion, bands: list[tuple[str, Decimal, Decimal]]
+) -> dict[str, str]:
+    """The refusal, if the version's RTP is missing or outside any of the ``(where, low, high)``
+    bands; empty when it may be approved."""
+    measured = rtp_of(version)
+    if measured is None:
+        return {
+            "rtp": (
+                f"{version} has no finished RTP run of its current lines under the reference "
+                f"strategy with at least {settings.RTP_APPROVAL_MIN_ROUNDS:,} rounds; "
+                "compute its RTP first (JD-14)."
+            )
+        }
+    rtp, run = measured
+    for where, low, high in bands:
+        if not low <= rtp <= high:
+            return {
+                "rtp": (
+                    f"{version} returns {rtp}% (RTP run {run.pk}), outside the allowed band "
+                    f"{low}%-{high}% of {where} (JD-14)."
+                )
+            }
+    return {}
+
+
+def house_band(kind: str) -> tuple[str, Decimal, Decimal]:
+    low, high = settings.RTP_HOUSE_BAND_PERCENT[kind]
+    return (f"the house for {kind} paytables", Decimal(low), Decimal(high))
+
+
+# The chart -------------------------------------------------------------------------------------
+
+
+def rtp_chart_png(run: RtpRun) -> bytes:
+    """A finished run's chart: hand-category frequencies of player and dealer, and the RTPs
+    with their 99% intervals."""
+    result = run.result or {}
+    figure = _figure(10, 4.5)
+    categories, rtps = figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
+    player, dealer = result["player_categories"], result["dealer_categories"]
+    names = [name for name in CATEGORIES if player.get(name) or dealer.get(name)]
+    positions = range(len(names))
+    for offset, label, frequencies in (
+        (-0.2, "player (boxes that bet)", player),
+        (0.2, "dealer", dealer),
+    ):
+        heights = [float(frequencies.get(name, 0)) for name in names]
+        categories.bar([p + offset for p in positions], heights, width=0.4, label=label)
+    categories.set_xticks(list(positions), [n.replace("_", " ") for n in names], rotation=35)
+    categories.set_yscale("log")
+    categories.set_ylabel("frequency")
+    categories.legend()
+    categories.set_title(
+        f"{run.paytable_version}: final hands over {run.rounds:,} rounds\n"
+        f"the dealer qualifies in {100 * result['dealer_qualification_rate']:.1f}% of them"
+    )
+    labels, values, below, above = [], [], [], []
+    for label in ("game", "bonus"):
+        if result.get(f"{label}_rtp") is None:
+            continue
+        rtp, (low, high) = float(result[f"{label}_rtp"]), result[f"{label}_ci99"]
+        labels.append(label)
+        values.append(rtp)
+        below.append(rtp - float(low))
+        above.append(float(high) - rtp)
+    rtps.bar(labels, values, yerr=[below, above], capsize=6)
+    if "bonus_exact_rtp" in result:
+        exact = float(result["bonus_exact_rtp"])
+        rtps.plot([0.6, 1.4], [exact, exact], color="#0a6b2b", label=f"exact {exact}%")
+        rtps.legend(loc="lower right")
+    rtps.set_ylim(min([*values, 90.0]) - 2, max([*values, 100.0]) + 2)
+    rtps.set_ylabel("RTP % (99% interval)")
+    rtps.set_title(f"strategy: {run.strategy_name}")
+    return _png(figure)
+
+
+def rtp_comparison_png(observations: Sequence[RtpObservation]) -> bytes:
+    """Each table and paytable version's actual RTP with its 99% interval (alerts in red),
+    beside the theoretical figure."""
+    figure = _figure(max(6.0, 1.2 * len(observations) + 2), 4.5)
+    axes = figure.subplots()
+    labels = [f"{o.table}\n{o.paytable_version}" for o in observations]
+    for position, observation in enumerate(observations):
+        actual, low, high = (
+            observation.actual_rtp,
+            observation.interval_low,
+            observation.interval_high,
+        )
+        if actual is not None:
+            error = (
+                [[float(actual - low)], [float(high - actual)]]
+                if low is not None and high is not None
+                else None
+            )
+            axes.errorbar(
+                [position],
+                [float(actual)],
+                yerr=error,
+                fmt="o",
+                capsize=6,
+                color="#b00020" if observation.alert else "#1f4e9c",
+                label="actual (99% interval)" if position == 0 else None,
+            )
+        if observation.theoretical_rtp is not None:
+            axes.plot(
+                [position - 0.3, position + 0.3],
+                [float(observation.theoretical_rtp)] * 2,
+                color="#0a6b2b",
+                linewidth=2,
+                label="theoretical" if position == 0 else None,
+            )
+    axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    axes.set_xlim(-0.7, max(len(labels), 1) - 0.3)
+    axes.set_ylabel("RTP %")
+    axes.set_title("Actual against theoretical RTP per table and paytable version")
+    if observations:
+        axes.legend()
+    return _png(figure)
+
+
+def _figure(width: float, height: float) -> Figure:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=100)
+
+
+def _png(figure: Figure) -> bytes:
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def describe(run: RtpRun) -> str:
+    """One line for people: the RTPs with their 99% intervals."""
+    result = run.result
+    if result is None:
+        return f"RTP run {run.pk}: {run.get_status_display()}, no result yet"
+    game_low, game_high = result["game_ci99"]
+    text = f"game {result['game_rtp']}% (99%: {game_low}-{game_high})"
+    if result.get("bonus_rtp") is not None:
+        bonus_low, bonus_high = result["bonus_ci99"]
+        text += f", bonus {result['bonus_rtp']}% (99%: {bonus_low}-{bonus_high})"
+    if "bonus_exact_rtp" in result:
+        text += f", bonus exact {result['bonus_exact_rtp']}%"
+    return text

@@ -1,0 +1,505 @@
+"""Joker draw poker rounds: open, act, time out and settle, with every cent through the ledger.
+
+Each call runs in one database transaction under a row lock on the round, so two requests on
+the same round never both apply, and a round is always either as it was or fully moved on:
+the engine state, the hand history and the ledger postings commit together. A round therefore
+survives a restart exactly where it was.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, cast
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.db import service_transaction
+from casino.faults import fault_point
+from games.engine import fairness, joker_draw
+from games.engine.cards import Card, parse_card
+from games.engine.hands import evaluate
+from games.engine.joker_draw import Bet, Exchange, Fold, RuleViolation, Stake
+from games.joker_draw import sql as joker_draw_sql
+from games.models import (
+    UNFINISHED_ROUND_CONSTRAINT,
+    BoxSettlement,
+    Game,
+    Round,
+    RoundStatus,
+    Table,
+    TableLimits,
+    TableStatus,
+)
+from games.tables import live, seeds
+from games.tables.rounds import RoundRefused, check_game, no_limits
+from payouts.models import (
+    AccountKind,
+    ChangeStatus,
+    PaytableLine,
+    PaytableVersion,
+    TransactionKind,
+)
+from payouts.services import (
+    GameAccounts,
+    InsufficientFunds,
+    Posting,
+    Transfer,
+    game_accounts,
+    post_transactions,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+@dataclass(frozen=True)
+class BoxRequest:
+    box: int
+    ante: Decimal
+    bonus: Decimal | None = None
+
+
+ACTIONS = ("fold", "bet", "exchange")
+# The house's own rule: a banked round opens only if the house bankroll covers its top payout.
+HOUSE_COVER_RULE = "HB-1"
+
+
+class DecisionOverdue(Exception):
+    """A decision came after its box's time ran out, inside a caller's transaction: the caller
+    rolls back, folds the box with `expire_decision` and decides again (JD-4)."""
+
+
+def open_round(
+    *,
+    player: User,
+    table: Table | int,
+    boxes: Sequence[BoxRequest],
+    client_seed: str | None = None,
+) -> Round:
+    """Take the antes and BONUS bets and deal (JD-3) from the player's seed pair, committed
+    before the stake (FS-2); a `client_seed` given here is the player's from this round on.
+    `table` is the table or its id: the opening reads the table with its lock either way."""
+    table_id = table if isinstance(table, int) else table.pk
+    if client_seed is not None:
+        seeds.checked_client_seed(client_seed)
+    with service_transaction():
+        opening = joker_draw_sql.lock_table(table_id)
+        if opening is None:
+            raise RoundRefused(f"There is no table {table_id}.", field="table", rule="JD-1")
+        table = opening.table
+        check_game(table, game=Game.JOKER_DRAW, rule="JD-1")
+        if opening.limits_id is None:
+            raise no_limits(table, rule="JD-1")
+        if opening.bet_version_id is None or opening.bonus_version_id is None:
+            raise RoundRefused(
+                "The table's paytable has no approved version.",
+                field="table",
+                rule="JD-14",
+                status=409,
+            )
+        rules = rules_in_force(opening.limits_id, opening.bet_version_id, opening.bonus_version_id)
+        stakes = _checked_stakes(rules.limits, boxes)
+        hold = joker_draw.top_payout(
+            stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
+        )
+        if table.status != TableStatus.OPEN:
+            raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
+        taken = joker_draw_sql.take_nonce(player.pk, client_seed)
+        if taken is None:  # the pair was rotated since this transaction began, or is missing
+            seeds.committed_pair(player)
+            taken = cast(joker_draw_sql.Seeds, joker_draw_sql.take_nonce(player.pk, client_seed))
+        deck = fairness.deck_order(taken.server_seed, taken.client_seed, taken.nonce, jokers=1)
+        state, events = joker_draw.start_round(
+            deck, stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
+        )
+        now = timezone.now()
+        round_ = Round(
+            table=table,
+            nonce=taken.nonce,
+            seed_pair_id=taken.pair_id,
+            player=player,
+            commitment=taken.commitment,
+            client_seed=taken.client_seed,
+            engine_state=joker_draw.to_json(state),
+            bet_paytable_version=rules.bet_version,
+            bonus_paytable_version=rules.bonus_version,
+            decision_deadline=now + _decision_time(rules.limits.decision_timeout_seconds),
+            history_length=1 + len(events),  # the opening facts, then the deal
+            created_at=now,
+            house_hold=hold,
+        )
+        round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
+        history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
+        try:
+            joker_draw_sql.insert_round(round_, history, actor_id=player.pk)
+        except IntegrityError as clash:
+            if _constraint(clash) != UNFINISHED_ROUND_CONSTRAINT:
+                raise
+            raise RoundRefused(
+                "Finish your round at this table before starting another.",
+                field="table",
+                rule="JD-4",
+                status=409,
+            ) from None
+        live.table_changed(table_id)
+        antes = sum((s.ante for s in stakes), Decimal(0))
+        bonuses = sum((s.bonus or Decimal(0) for s in stakes), Decimal(0))
+        accounts = game_accounts(player, table.currency)
+        postings = [
+            Posting(accounts.wallet, -(antes + bonuses)),
+            Posting(accounts.stakes_in_play, antes),
+        ]
+        if bonuses:
+            postings.append(Posting(accounts.bonus, bonuses))
+        # The round's top payout leaves what the house may still put at risk, in the same
+        # transaction as the stakes: the settlement pays from it, so it can never fail for
+        # house funds (HB-1).
+        postings += [
+            Posting(accounts.house_bankroll, -hold),
+            Posting(accounts.house_reserved, hold),
+        ]
+        try:
+            post_transactions(
+                [
+                    Transfer(
+                        kind=TransactionKind.STAKE,
+                        postings=postings,
+                        reason=f"{round_}: antes and BONUS, top payout held",
+                        created_by=player,
+                        reference=f"round:{round_.pk}:open",
+                    )
+                ]
+            )
+        except InsufficientFunds as short:
+            if short.account.kind != AccountKind.HOUSE_BANKROLL:
+                raise
+            # Neither the bankroll nor the shortfall is the player's business.
+            raise RoundRefused(
+                _("The house cannot cover this round's top payout: play lower stakes."),
+                field="boxes",
+                rule=HOUSE_COVER_RULE,
+                status=409,
+            ) from None
+        fault_point("round.opened")
+    return round_
+
+
+def act(
+    *,
+    player: User,
+    round_id: int,
+    box: int,
+    action: str,
+    cards: Sequence[str] = (),
+    fold_overdue_first: bool = True,
+) -> Round:
+    """Apply one box decision (JD-4..JD-7); settles and pays when the last box closes.
+
+    An overdue box is folded first, in a transaction of its own, so the fold stands even when
+    the late decision is then refused. Callers inside an outer transaction (an idempotent
+    request) pass `fold_overdue_first=False`: an overdue round then raises `DecisionOverdue`,
+    and they fold it outside their transaction and call again. That spares the common, timely
+    decision a query of its own.
+    """
+    if fold_overdue_first:
+        expire_decision(round_id)
+    with service_transaction():
+        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
+        if locked is None:  # another player's round is as good as no round at all
+            raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
+        round_, timeout_seconds = locked
+        round_.player = player
+        if round_.status != RoundStatus.DECIDING:
+            raise RoundRefused("The round is over.", field="action", rule="JD-8", status=409)
+        deadline = round_.decision_deadline
+        if not fold_overdue_first and deadline is not None and deadline <= timezone.now():
+            raise DecisionOverdue(round_id)
+        _apply(
+            round_,
+            _engine_action(box, action, cards),
+            actor=player,
+            next_deadline=timezone.now() + _decision_time(timeout_seconds),
+        )
+    return round_
+
+
+def expire_decision(round_id: int) -> Round | None:
+    """Fold the box whose decision time ran out (the timer task; also run on every touch)."""
+    overdue = Round.objects.filter(
+        pk=round_id, status=RoundStatus.DECIDING, decision_deadline__lte=timezone.now()
+    )
+    if not overdue.exists():  # the common case: on time, nothing to lock
+        return None
+    with transaction.atomic():
+        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW)
+        if locked is None:
+            return None
+        round_, timeout_seconds = locked
+        _fold_overdue(round_, _decision_time(timeout_seconds))
+    return round_
+
+
+# Internals -----------------------------------------------------------------------------------
+
+
+def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[Stake]:
+    # Approved limits of a joker draw table have every joker draw field (games.tables.limits).
+    min_ante, max_ante = cast(Decimal, limits.min_ante), cast(Decimal, limits.max_ante)
+    ante_step = cast(Decimal, limits.ante_step)
+    bonus_min, bonus_max = cast(Decimal, limits.bonus_min), cast(Decimal, limits.bonus_max)
+    if not boxes:
+        raise RoundRefused("Play at least one box.", field="boxes", rule="JD-15")
+    allowed = limits.boxes_per_round or 1
+    if len(boxes) > allowed:
+        raise RoundRefused(
+            f"This table allows {allowed} box{'es' if allowed > 1 else ''} per round.",
+            field="boxes",
+            rule="JD-15",
+        )
+    numbers = [b.box for b in boxes]
+    if sorted(numbers) != list(range(1, len(boxes) + 1)):
+        raise RoundRefused(
+            f"Boxes are numbered 1 to {len(boxes)}, each once.", field="boxes", rule="JD-3"
+        )
+    stakes = []
+    for request in sorted(boxes, key=lambda b: b.box):
+        where = f"boxes[{request.box}]"
+        if not min_ante <= request.ante <= max_ante:
+            raise RoundRefused(
+                f"The ante must be from {min_ante} to {max_ante}.",
+                field=f"{where}.ante",
+                rule="JD-2",
+            )
+        if request.ante % ante_step:
+            raise RoundRefused(
+                f"The ante {request.ante} is not a whole multiple of the ante step {ante_step}.",
+                field=f"{where}.ante",
+                rule="JD-2",
+            )
+        if request.bonus is not None and not bonus_min <= request.bonus <= bonus_max:
+            raise RoundRefused(
+                f"The BONUS must be from {bonus_min} to {bonus_max}.",
+                field=f"{where}.bonus",
+                rule="JD-13",
+            )
+        stakes.append(Stake(box=request.box, ante=request.ante, bonus=request.bonus))
+    return stakes
+
+
+@dataclass(frozen=True)
+class RulesInForce:
+    """Approved limits and the bet and BONUS paytable versions a round is opened under."""
+
+    limits: TableLimits
+    bet_version: PaytableVersion
+    bet_odds: joker_draw.Paytable
+    bonus_version: PaytableVersion
+    bonus_odds: joker_draw.Paytable
+
+
+@functools.lru_cache(maxsize=256)
+def rules_in_force(limits_id: int, bet_version_id: int, bonus_version_id: int) -> RulesInForce:
+    """The limits and paytable versions by id, with their odds (JD-14), read once per process:
+    approved limits, versions and lines can never change (the database refuses it), so what
+    an id names stays true. Which ids are in force is read with the table's lock."""
+    limits = TableLimits.objects.get(pk=limits_id, status=ChangeStatus.APPROVED)
+    bet, bonus = (joker_draw_sql.paytable_version(pk) for pk in (bet_version_id, bonus_version_id))
+    return RulesInForce(limits, bet, _odds_of(bet.pk), bonus, _odds_of(bonus.pk))
+
+
+def _odds_of(version_id: int) -> joker_draw.Paytable:
+    lines = PaytableLine.objects.filter(version_id=version_id)
+    return {line.category: line.odds for line in lines}
+
+
+def _constraint(clash: IntegrityError) -> str | None:
+    diagnosis = getattr(clash.__cause__, "diag", None)
+    return getattr(diagnosis, "constraint_name", None)
+
+
+def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Action:
+    if action not in ACTIONS:
+        raise RoundRefused(
+            f"action must be one of {', '.join(ACTIONS)}.", field="action", rule="JD-5"
+        )
+    if action != "exchange":
+        if cards:
+            raise RoundRefused("Only an exchange names cards.", field="cards", rule="JD-5")
+        return Fold(box) if action == "fold" else Bet(box)
+    try:
+        parsed: tuple[Card, ...] = tuple(parse_card(text) for text in cards)
+    except ValueError as bad:
+        raise RoundRefused(str(bad), field="cards", rule="JD-5") from None
+    return Exchange(box, parsed)
+
+
+def _decision_time(seconds: int | None) -> timedelta:
+    return timedelta(seconds=seconds or 0)
+
+
+def _fold_overdue(round_: Round, timeout: timedelta) -> None:
+    """Fold every box whose decision time has run out, each box having its full `timeout`
+    (JD-4)."""
+    now = timezone.now()
+    while (
+        round_.status == RoundStatus.DECIDING
+        and round_.decision_deadline
+        and round_.decision_deadline <= now
+    ):
+        state = joker_draw.from_json(round_.engine_state)
+        box = state.to_act
+        if box is None:
+            return
+        # The next box's time runs from this box's deadline, not from the fold.
+        next_deadline = round_.decision_deadline + timeout
+        _apply(round_, Fold(box.number, timed_out=True), actor=None, next_deadline=next_deadline)
+
+
+def _apply(
+    round_: Round, action: joker_draw.Action, *, actor: User | None, next_deadline: datetime
+) -> None:
+    """Apply `action`; the next box to act, if the round goes on, decides by `next_deadline`
+    (JD-4)."""
+    state = joker_draw.from_json(round_.engine_state)
+    try:
+        extra = joker_draw.extra_stake(state, action)
+        state, events = joker_draw.apply(state, action)
+    except RuleViolation as refused:
+        raise RoundRefused(refused.message, field=refused.field, rule=refused.rule) from None
+    accounts = game_accounts(_player_of(round_), round_.table.currency)
+    transfers = []
+    if extra:
+        transfers.append(
+            Transfer(
+                kind=TransactionKind.STAKE,
+                postings=[
+                    Posting(accounts.wallet, -extra),
+                    Posting(accounts.stakes_in_play, extra),
+                ],
+                reason=f"{round_}: box {action.box} {type(action).__name__.lower()}",
+                created_by=actor,
+                reference=f"round:{round_.pk}:event:{round_.history_length}",
+            )
+        )
+    recorded = round_.history_length
+    round_.history_length += len(events)
+    round_.engine_state = joker_draw.to_json(state)
+    round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
+    settlements: list[BoxSettlement] = []
+    if state.phase == joker_draw.Phase.SETTLED:
+        settlements, payout = _settle(round_, state, accounts)
+        transfers.append(payout)
+    else:
+        round_.decision_deadline = next_deadline
+    fault_point("round.before_update")
+    joker_draw_sql.save_round(
+        round_,
+        events,
+        start=recorded,
+        actor_id=actor.pk if actor is not None else None,
+        settlements=settlements,
+    )
+    live.table_changed(round_.table_id)
+    # The ledger goes last: the shared house accounts stay locked only until the commit.
+    post_transactions(transfers)
+    if round_.status == RoundStatus.SETTLED:
+        fault_point("round.settled")
+
+
+def _settle(
+    round_: Round, state: joker_draw.RoundState, accounts: GameAccounts
+) -> tuple[list[BoxSettlement], Transfer]:
+    """The payout records of every box and the one transfer that pays them (JD-11..13)."""
+    player = _player_of(round_)
+    bet_version = round_.bet_paytable_version
+    if bet_version is None:
+        raise ValueError(f"{round_} names no bet paytable version (JD-14)")
+    currency = round_.table.currency
+    now = timezone.now()
+    dealer = evaluate(state.dealer_final)
+    held_antes = held_bonuses = paid = Decimal(0)
+    records = []
+    for box, result in zip(state.boxes, state.results, strict=True):
+        bet_staked = 2 * box.ante if box.status == joker_draw.BoxStatus.BET else Decimal(0)
+        bonus_staked = box.bonus or Decimal(0)
+        held_antes += box.ante + bet_staked
+        held_bonuses += bonus_staked
+        paid += box.ante + bet_staked + bonus_staked + result.total
+        records.append(
+            BoxSettlement(
+                round=round_,
+                box=box.number,
+                player=player,
+                table=round_.table,
+                currency=currency,
+                status=box.status.value,
+                initial_cards=" ".join(map(str, box.initial_cards)),
+                final_cards=" ".join(map(str, box.cards)),
+                category=result.category,
+                hand=result.hand,
+                dealer_cards=" ".join(map(str, state.dealer_final)),
+                dealer_category=dealer.category,
+                dealer_qualifies=joker_draw.dealer_qualifies(dealer),
+                ante_staked=box.ante,
+                bet_staked=bet_staked,
+                bonus_staked=bonus_staked,
+                bet_paytable_version=bet_version,
+                bet_line=result.bet_line or "",
+                bonus_paytable_version=round_.bonus_paytable_version if box.bonus else None,
+                bonus_category=result.bonus_category or "",
+                bonus_line=result.bonus_line or "",
+                ante_result=result.ante,
+                bet_result=result.bet,
+                bonus_result=result.bonus,
+                total_result=result.total,
+                settled_at=now,
+            )
+        )
+    house_result = held_antes + held_bonuses - paid
+    postings = [Posting(accounts.stakes_in_play, -held_antes)]
+    if held_bonuses:
+        postings.append(Posting(accounts.bonus, -held_bonuses))
+    if paid:
+        postings.append(Posting(accounts.wallet, paid))
+    # The house pays what it lost out of the round's hold, which covers the top payout, and
+    # the rest of the hold goes back to the bankroll with what it won (HB-1).
+    if round_.house_hold:
+        postings.append(Posting(accounts.house_reserved, -round_.house_hold))
+    if house_result + round_.house_hold:
+        postings.append(Posting(accounts.house_bankroll, house_result + round_.house_hold))
+    round_.status = RoundStatus.SETTLED
+    round_.settled_at = now
+    round_.decision_deadline = None
+    return records, Transfer(
+        kind=TransactionKind.SETTLEMENT,
+        postings=postings,
+        reason=f"{round_}: settlement",
+        reference=f"round:{round_.pk}:settle",
+    )
+
+
+def _player_of(round_: Round) -> User:
+    if round_.player is None:
+        raise ValueError(f"{round_} is a banked round without a player")
+    return round_.player
+
+
+def _opening_facts(round_: Round, stakes: Sequence[Stake]) -> dict[str, Any]:
+    return {
+        "boxes": [
+            {"box": s.box, "ante": f"{s.ante:.2f}", "bonus": f"{s.bonus:.2f}" if s.bonus else None}
+            for s in stakes
+        ],
+        "table": round_.table_id,
+        "nonce": round_.nonce,
+        "commitment": round_.commitment,
+        "client_seed": round_.client_seed,
+        "bet_paytable_version": round_.bet_paytable_version_id,
+        "bonus_paytable_version": round_.bonus_paytable_version_id,
+    }

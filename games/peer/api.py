@@ -1,0 +1,164 @@
+"""The peer games' endpoints (seven-card stud, Drawmaha): sit down with a buy-in, leave, see the
+table, act, and recall finished hands (JSON, or PHH for download).
+
+A game's API module subclasses these views with its ``PeerApi`` and the schema of its own
+(summaries, request bodies); the views hold no docstrings because the schema would show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, ClassVar
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.http.permissions import PLAYERS_ACT, acting_user
+from games.models import Round, RoundStatus, Table
+from games.tables import selectors
+from games.tables.api import IDEMPOTENCY, NewestRoundsFirst
+from payouts.idempotency import idempotent
+
+
+@dataclass(frozen=True)
+class PeerApi:
+    """What one peer game's endpoints differ by."""
+
+    game: str  # the Game its tables play
+    name: str  # the game in refusals: "No such seven-card stud table."
+    slug: str  # the game in file names: "stud-12.phh"
+    service: ModuleType  # join, leave, act and catch_up of games.services.<game>
+    join_serializer: type[serializers.Serializer[None]]
+    # Its fields are the keywords of the service's ``act``.
+    action_serializer: type[serializers.Serializer[None]]
+    table_json: Callable[[Table, Any], dict[str, Any]]
+    hand_json: Callable[[Round, Any], dict[str, Any]]  # a hand as the viewer may see it
+    phh: Callable[[Round, Any], str]  # a finished hand in the PHH standard, likewise
+
+
+class PeerView(APIView):
+    api: ClassVar[PeerApi]
+
+    def table(self, request: Request, pk: int) -> Table:
+        table = selectors.tables_for(request.user, game=self.api.game).filter(pk=pk).first()
+        if table is None:
+            raise NotFound(f"No such {self.api.name} table.")
+        return table
+
+    def hand(self, request: Request, pk: int) -> Round:
+        hand = selectors.rounds_for(request.user, game=self.api.game).filter(pk=pk).first()
+        if hand is None:
+            raise NotFound("No such hand.")
+        return hand
+
+
+class TableView(PeerView):
+    # The table as the requester may see it (the game's serializer hides the others' cards).
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, pk: int) -> Response:
+        self.api.service.catch_up(pk)  # a touch carries the table on: overdue decisions, a due hand
+        return Response(self.api.table_json(self.table(request, pk), request.user))
+
+
+class SeatsView(PeerView):
+    permission_classes = PLAYERS_ACT
+
+    @extend_schema(
+        responses={201: dict},
+        parameters=[IDEMPOTENCY],
+        summary="Sit down: the buy-in moves from the wallet to the table",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        incoming = self.api.join_serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        table = self.table(request, pk)
+        self.api.service.join(
+            player=acting_user(request),
+            table=table,
+            seat=incoming.validated_data["seat"],
+            buy_in=incoming.validated_data["buy_in"],
+        )
+        return Response(self.api.table_json(table, request.user), status=status.HTTP_201_CREATED)
+
+
+class LeaveView(PeerView):
+    permission_classes = PLAYERS_ACT
+
+    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    def post(self, request: Request, pk: int) -> HttpResponse:
+        self.api.service.catch_up(pk)  # committed on its own, as for an action
+        return self._leave(request, pk)
+
+    @idempotent
+    def _leave(self, request: Request, pk: int) -> Response:
+        table = self.table(request, pk)
+        self.api.service.leave(player=acting_user(request), table=table)
+        return Response(self.api.table_json(table, request.user))
+
+
+class ActionsView(PeerView):
+    permission_classes = PLAYERS_ACT
+
+    @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
+    def post(self, request: Request, pk: int) -> HttpResponse:
+        # Decisions that came too late are taken and committed before the request's own
+        # transaction, so refusing the late decision does not undo them.
+        self.api.service.catch_up(pk)
+        return self._act(request, pk)
+
+    @idempotent
+    def _act(self, request: Request, pk: int) -> Response:
+        incoming = self.api.action_serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        table = self.table(request, pk)
+        self.api.service.act(
+            player=acting_user(request),
+            table=table,
+            **incoming.validated_data,
+            catch_up_first=False,  # done by post(), outside this transaction
+        )
+        return Response(self.api.table_json(table, request.user))
+
+
+class HandsView(PeerView):
+    @extend_schema(
+        parameters=[OpenApiParameter("table", int)],
+        responses={200: dict},
+        summary="Hands: those a player was dealt into, or every hand for staff (recall)",
+    )
+    def get(self, request: Request) -> Response:
+        table = request.query_params.get("table")
+        if table is not None and not table.isdigit():
+            raise ValidationError({"table": ["table must be a table id."]})
+        hands = selectors.rounds_for(
+            request.user, game=self.api.game, table=int(table) if table else None
+        )
+        paginator = NewestRoundsFirst()
+        page = paginator.paginate_queryset(hands, request, view=self) or []
+        return paginator.get_paginated_response([self.api.hand_json(h, request.user) for h in page])
+
+
+class HandView(PeerView):
+    @extend_schema(responses={200: dict}, summary="One hand; its history once it is over")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(self.api.hand_json(self.hand(request, pk), request.user))
+
+
+class HandHistoryView(PeerView):
+    @extend_schema(responses={(200, "application/toml"): OpenApiResponse(OpenApiTypes.STR)})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        hand = self.hand(request, pk)
+        if hand.status != RoundStatus.SETTLED:
+            raise ValidationError({"hand": ["The hand is still being played (FS-7)."]})
+        response = HttpResponse(self.api.phh(hand, request.user), content_type="application/toml")
+        response["Content-Disposition"] = f'attachment; filename="{self.api.slug}-{hand.pk}.phh"'
+        return response

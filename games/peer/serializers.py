@@ -1,0 +1,180 @@
+"""What the peer games' tables and hands (seven-card stud, Drawmaha) share over the API: the
+seats, the frame of a hand in play and of a hand for recall, and the PHH file's own fields.
+
+Each game's serializers fill in its cards and options; what a viewer may see of them is theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.engine.betting import LegalAction
+from games.engine.common import Event
+from games.models import Round, RoundStatus, Seat, SeatStatus, SeedPair, SeedPairStatus, Table
+from games.peer.services import SERVICE_EVENTS, from_cents
+from games.tables.serializers import TableSerializer
+
+
+def money(minor_units: int) -> str:
+    return f"{from_cents(minor_units):.2f}"
+
+
+def table_json(
+    table: Table, viewer: Any, hand_in_play: Callable[[Round, Any], dict[str, Any]]
+) -> dict[str, Any]:
+    """The table, its seats and the running hand as ``viewer`` may see it (``hand_in_play``)."""
+    seats = list(
+        Seat.objects.filter(table=table)
+        .exclude(status=SeatStatus.LEFT)
+        .select_related("player")
+        .order_by("number")
+    )
+    running = Round.objects.filter(table=table, status=RoundStatus.DECIDING).first()
+    mine = next((s for s in seats if s.player_id == viewer.pk), None)
+    next_pair = SeedPair.objects.filter(table=table, status=SeedPairStatus.CURRENT).first()
+    return {
+        **TableSerializer(table).data,
+        "seats": [
+            {
+                "seat": s.number,
+                "player": s.player.username,
+                "chips": f"{s.chips:.2f}",
+                "status": s.status,
+                "auto_ante": s.auto_ante,
+            }
+            for s in seats
+        ],
+        "your_seat": mine.number if mine else None,
+        # The next hand's server seed, committed before its antes or blinds (FS-2).
+        "next_hand_commitment": next_pair.commitment if next_pair else None,
+        "hand": hand_in_play(running, viewer) if running else None,
+    }
+
+
+def _players_json(
+    hand: Any, viewer: Any, *, betting: bool, cards: Callable[[int, bool], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The players of a game's stored ``hand`` in play, by engine seat: the game's ``cards``
+    fields of the seat (true: the viewer's own), the chips, and the bet while ``betting``."""
+    state = hand.state
+    return [
+        {
+            "seat": number,
+            **cards(seat, player_id == viewer.pk),
+            "stack": money(chips.stack),
+            "bet": money(state.betting.bets[seat] if betting else 0),
+            "in_pot": money(chips.committed),
+            "folded": chips.folded,
+            "all_in": chips.all_in,
+        }
+        for seat, (number, player_id, chips) in enumerate(
+            zip(hand.seats, hand.players, state.chips, strict=True)
+        )
+    ]
+
+
+def hand_in_play_json(
+    round_: Round,
+    hand: Any,
+    viewer: Any,
+    *,
+    table_cards: dict[str, Any],
+    betting: bool,
+    cards: Callable[[int, bool], dict[str, Any]],
+    legal_actions: Callable[[], list[dict[str, Any]]],
+) -> dict[str, Any]:
+    """A game's stored ``hand`` in play as ``viewer`` may see it: the cards on the table, the
+    players with their ``cards`` (``_players_json``) and, only for the viewer whose turn it is,
+    the ``legal_actions``."""
+    state = hand.state
+    to_act = state.to_act
+    yours = to_act is not None and hand.players[to_act] == viewer.pk
+    return {
+        "id": round_.pk,
+        "nonce": round_.nonce,
+        "commitment": round_.commitment,
+        "client_seed": round_.client_seed,
+        "street": state.street.value,
+        **table_cards,
+        "pot": money(sum(c.committed for c in state.chips)),
+        "players": _players_json(hand, viewer, betting=betting, cards=cards),
+        "to_act": None if to_act is None else hand.seats[to_act],
+        "decision_deadline": round_.decision_deadline.isoformat()
+        if round_.decision_deadline
+        else None,
+        "legal_actions": legal_actions() if yours else [],
+    }
+
+
+def betting_option_json(option: LegalAction) -> dict[str, Any]:
+    return {
+        "action": option.kind.value,
+        "min_amount": money(option.min_amount),
+        "max_amount": money(option.max_amount),
+        "all_in": option.all_in,
+    }
+
+
+def hand_json(
+    round_: Round,
+    load_hand: Callable[[dict[str, Any]], Any],
+    table_cards: Callable[[Any], dict[str, Any]] = lambda hand: {},
+) -> dict[str, Any]:
+    """A hand for recall: while it is played, only what the commitment publishes; once it is
+    over, the seed and every event (FS-7), with the game's ``table_cards`` of the hand."""
+    data: dict[str, Any] = {
+        "id": round_.pk,
+        "table": round_.table_id,
+        "nonce": round_.nonce,
+        "state": round_.status,
+        "commitment": round_.commitment,
+        "client_seed": round_.client_seed,
+        "created_at": round_.created_at.isoformat(),
+    }
+    if round_.status != RoundStatus.SETTLED:
+        return data
+    hand = load_hand(round_.engine_state)
+    data.update(
+        server_seed=round_.revealed_server_seed(),
+        settled_at=round_.settled_at.isoformat() if round_.settled_at else None,
+        seats=list(hand.seats),
+        **table_cards(hand),
+        starting_stacks=[money(s) for s in hand.state.starting_stacks],
+        finishing_stacks=[money(s) for s in hand.state.finishing_stacks or ()],
+        rake=money(hand.state.rake),
+        events=[
+            {"sequence": e.sequence, "kind": e.kind, "data": e.data}
+            for e in round_.events.order_by("sequence")
+        ],
+    )
+    return data
+
+
+def engine_events(round_: Round) -> list[Event]:
+    """The hand's history as the engine wrote it, without the services' own events."""
+    return [
+        Event(kind, data)
+        for kind, data in round_.events.order_by("sequence").values_list("kind", "data")
+        if kind not in SERVICE_EVENTS
+    ]
+
+
+def history_extra(
+    round_: Round, hand: Any, recorded: dict[str, Any], **rake_terms: Any
+) -> dict[str, Any]:
+    """The PHH file's fields beyond the game's: the seats, the shuffle's seeds, the rake (with
+    the game's ``rake_terms``) and the table, user-defined (PHH: names starting with _)."""
+    return {
+        **recorded,
+        "seats": list(hand.seats),
+        "_table": round_.table.name,
+        "_table_id": round_.table_id,
+        "_hand": round_.nonce,
+        "_server_seed": round_.revealed_server_seed(),
+        "_client_seed": round_.client_seed,
+        "_commitment": round_.commitment,
+        "_rake": hand.state.rake,
+        **rake_terms,
+        "_currency": round_.table.currency,
+    }

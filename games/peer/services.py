@@ -1,0 +1,526 @@
+"""What every peer table shares (seven-card stud, Drawmaha): seats bought in from the wallet and
+cashed out, the table lock, dealing, the hand history, one ledger transaction per event of a
+hand, the timers and the catch-up. Each game describes itself once (a ``PeerGame``).
+
+Chips at a table are the players' money held by the house (the TABLE_CHIPS account); a seat's
+stack is its share. A bet moves chips from TABLE_CHIPS into the pot (STAKES_IN_PLAY); an award
+moves the pot back to the winners' stacks and the rake to RAKE; one ledger transaction per
+event of the hand history, referenced by the event, so none is ever posted twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, cast
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.utils import timezone
+
+from games.engine.betting import WAGERS
+from games.engine.common import Event, OutOfTurn, RuleViolation
+from games.engine.dealer import Deck
+from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
+from games.tables import live, seeds
+from games.tables.rounds import RoundRefused, limits_in_force, next_nonce
+from payouts.models import CENT, Account, AccountKind, TransactionKind
+from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from games.models import TableLimits
+
+logger = logging.getLogger(__name__)
+
+# Events the services write around the engine's own: not replayed, but kept in the history.
+HAND_OPENED, TIMED_OUT, LEFT_TABLE = "hand_opened", "timed_out", "left_table"
+SERVICE_EVENTS = frozenset({HAND_OPENED, TIMED_OUT, LEFT_TABLE})
+
+
+@dataclass(frozen=True)
+class PeerGame:
+    """What sets one peer game apart at its tables; the shared functions below take it.
+
+    A game's stored hand (``load_hand``, ``new_hand``) has the engine ``state``, and by engine
+    seat the table ``seats``, the ``players`` in them and the ``seat_ids`` of their sittings,
+    and ``to_json()``."""
+
+    game: str  # the Game its tables play
+    rule: str  # seats, buy-ins and who may act at the table
+    deal_rule: str  # when a hand is dealt and who is in it
+    min_players: int
+    max_players: int
+    pause_setting: str  # the setting with the pause between hands, read at each hand
+    timer_task: str  # the task in games.tables.tasks that catches the table up
+    forced: frozenset[str]  # forced bets into the pot before any decision
+    load_hand: Callable[[dict[str, Any]], Any]
+    new_hand: Callable[[Any, tuple[int, ...], tuple[int, ...], tuple[int, ...]], Any]
+    hand_over: Callable[[Any], bool]
+    deal: Callable[[Table, list[Seat]], Round]
+    default_decision: Callable[[Any, int], Any]  # by the engine state and seat to act
+    play: Callable[[Any, Any], tuple[Any, Sequence[Event]]]  # the engine's apply
+    carry_on: Callable[..., None]  # (round_, hand, *, actor): acts for a player who left
+
+
+def to_cents(amount: Decimal) -> int:
+    """Money to the engine's integer minor units, exactly (a fraction of a cent is an error)."""
+    value = amount / CENT
+    if value != value.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return int(value)
+
+
+def from_cents(minor_units: int) -> Decimal:
+    return (Decimal(minor_units) * CENT).quantize(CENT)
+
+
+# Seats -------------------------------------------------------------------------------------------
+
+
+def join(peer: PeerGame, *, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
+    """Sit down at ``seat`` with ``buy_in`` from the wallet, within the table's seats and buy-in
+    range (refusals cite the game's rule); then start a hand if one is due."""
+    rule = peer.rule
+    limits = limits_in_force(table, game=peer.game, rule=rule)
+    seats = cast(int, limits.seats)
+    if not 1 <= seat <= seats:
+        raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule=rule)
+    low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
+    if not low <= buy_in <= high:
+        raise RoundRefused(f"The buy-in must be from {low} to {high}.", field="buy_in", rule=rule)
+    with transaction.atomic():
+        table = locked_table(table.pk, rule=rule, open_only=True)
+        taken = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
+        if taken.filter(player=player).exists():
+            raise RoundRefused(
+                "You already have a seat at this table.", field="seat", rule=rule, status=409
+            )
+        if taken.filter(number=seat).exists():
+            raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
+        seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
+        # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
+        seeds.table_pair(table)
+        live.table_changed(table.pk)
+        post_transactions(
+            [
+                Transfer(
+                    kind=TransactionKind.STAKE,
+                    postings=[
+                        Posting(wallet(player, table.currency), -buy_in),
+                        Posting(table_chips(table), buy_in),
+                    ],
+                    reason=f"{seating}: buy-in",
+                    created_by=player,
+                    reference=f"seat:{seating.pk}:buy-in",
+                )
+            ]
+        )
+        start_or_schedule(peer, table)
+    return seating
+
+
+def cash_out(seating: Seat, *, by: User | None) -> None:
+    """The stack back to the wallet; the seat is free again."""
+    table = seating.table
+    if seating.chips:
+        post_transactions(
+            [
+                Transfer(
+                    kind=TransactionKind.SETTLEMENT,
+                    postings=[
+                        Posting(table_chips(table), -seating.chips),
+                        Posting(wallet(seating.player, table.currency), seating.chips),
+                    ],
+                    reason=f"{seating}: cash-out",
+                    created_by=by,
+                    reference=f"seat:{seating.pk}:cash-out",
+                )
+            ]
+        )
+    seating.chips = Decimal("0.00")
+    seating.status = SeatStatus.LEFT
+    seating.left_at = timezone.now()
+    seating.save(update_fields=["chips", "status", "left_at"])
+    live.table_changed(table.pk)
+
+
+def _dealt_in(table_id: int) -> QuerySet[Seat]:
+    """The seated players with chips who are not sitting out: those a hand is dealt to."""
+    return Seat.objects.filter(
+        table_id=table_id, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True
+    )
+
+
+def ready_seats(table: Table) -> list[Seat]:
+    """Those a hand is dealt to (`_dealt_in`), in seat order."""
+    return list(_dealt_in(table.pk).select_related("player").order_by("number"))
+
+
+def sittings(hand: Any) -> dict[int, Seat]:
+    """The sittings dealt into ``hand`` still at the table, by seat id (a sitting that left is
+    cashed out and moves no more chips)."""
+    return {
+        seating.pk: seating
+        for seating in Seat.objects.filter(pk__in=hand.seat_ids)
+        .exclude(status=SeatStatus.LEFT)
+        .select_related("player", "table")
+    }
+
+
+def next_hand_at(table: Table, ready: Sequence[Seat], pause_seconds: int) -> datetime:
+    """The pause after the last hand, or after the last player sitting down, is over then."""
+    last = Round.objects.filter(table=table).aggregate(last=Max("settled_at"))["last"]
+    latest = max([seating.joined_at for seating in ready] + ([last] if last else []))
+    return latest + timedelta(seconds=pause_seconds)
+
+
+def update_stacks(hand: Any) -> list[Seat]:
+    """The chips of the sittings dealt into ``hand`` from the engine's stacks; returns those still
+    at the table. Matched by sitting, never by seat number and player: a player who left during
+    the hand and sat down again has a new sitting, whose chips are the new buy-in only."""
+    seats = sittings(hand)
+    for seat_id, chips in zip(hand.seat_ids, hand.state.chips, strict=True):
+        if seat_id in seats:  # else cashed out once folded; the stack moves no more
+            seats[seat_id].chips = from_cents(chips.stack)
+    Seat.objects.bulk_update(seats.values(), ["chips"])
+    return list(seats.values())
+
+
+def is_leaving(seat_id: int) -> bool:
+    return Seat.objects.filter(pk=seat_id, status=SeatStatus.LEAVING).exists()
+
+
+# Hands -------------------------------------------------------------------------------------------
+
+
+def chips_moved(
+    round_: Round,
+    number: int,
+    event: Event,
+    actor: User | None,
+    *,
+    forced: Collection[str],
+) -> Transfer | None:
+    """The ledger transaction of one event: ``forced`` bets (antes, blinds) and wagers into the
+    pot, uncalled bets and pots back to the stacks, the rake to the house (ST-13, DM-12)."""
+    data = event.data
+    table = round_.table
+    chips, pot = table_chips(table), house_account(AccountKind.STAKES_IN_PLAY, table.currency)
+    if event.kind in forced or (event.kind in WAGERS and data.get("added")):
+        amount = from_cents(data["amount"] if event.kind in forced else data["added"])
+        if not amount:
+            return None
+        kind, postings = TransactionKind.STAKE, [Posting(chips, -amount), Posting(pot, amount)]
+    elif event.kind in ("uncalled_bet_returned", "pot_awarded") and data["amount"]:
+        amount = from_cents(data["amount"])
+        kind, postings = TransactionKind.SETTLEMENT, [Posting(pot, -amount), Posting(chips, amount)]
+    elif event.kind == "rake" and data["amount"]:
+        amount = from_cents(data["amount"])
+        rake = house_account(AccountKind.RAKE, table.currency)
+        kind, postings = TransactionKind.RAKE, [Posting(pot, -amount), Posting(rake, amount)]
+    else:
+        return None
+    return Transfer(
+        kind=kind,
+        postings=postings,
+        reason=f"{round_}: {event.kind.replace('_', ' ')}",
+        created_by=actor,
+        reference=f"round:{round_.pk}:event:{number}",
+    )
+
+
+def record(round_: Round, events: Sequence[Event], *, actor: User | None) -> None:
+    """Append events to the hand history."""
+    start = round_.history_length
+    RoundEvent.objects.bulk_create(
+        RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
+        for n, event in enumerate(events)
+    )
+    round_.history_length = start + len(events)
+    live.table_changed(round_.table_id)
+
+
+def settle(round_: Round, fields: Sequence[str]) -> None:
+    """The hand is over: no more decisions, its seed is revealed (FS-7)."""
+    round_.status = RoundStatus.SETTLED
+    round_.settled_at = timezone.now()
+    round_.decision_deadline = None
+    round_.save(update_fields=[*fields, "status", "settled_at", "decision_deadline"])
+    seeds.reveal_hand_seed(round_)
+
+
+# Internals ---------------------------------------------------------------------------------------
+
+
+def locked_table(table_id: int, *, rule: str, open_only: bool = False) -> Table:
+    """The table, locked: every write to its seats and hands runs under this lock."""
+    table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
+    if open_only and table.status != TableStatus.OPEN:
+        raise RoundRefused(f"{table} is closed.", field="table", rule=rule, status=409)
+    return table
+
+
+def own_seat(player: User, table: Table, *, rule: str) -> Seat:
+    seating = (
+        Seat.objects.select_related("table", "player")
+        .filter(table=table, player=player, status=SeatStatus.SEATED)
+        .first()
+    )
+    if seating is None:
+        raise RoundRefused("You have no seat at this table.", field="table", rule=rule, status=409)
+    return seating
+
+
+def running_hand(table: Table) -> Round | None:
+    return (
+        Round.objects.select_related("table")
+        .filter(table=table, status=RoundStatus.DECIDING)
+        .first()
+    )
+
+
+def table_chips(table: Table) -> Account:
+    return house_account(AccountKind.TABLE_CHIPS, table.currency)
+
+
+def action_time(table: Table) -> timedelta:
+    limits = table.active_limits()
+    return timedelta(seconds=limits.action_timeout_seconds or 0 if limits else 0)
+
+
+def schedule(table_id: int, when: datetime, task: Any) -> None:
+    """Ask a worker to run ``task`` (the table's catch-up) at ``when``. If the broker is down the
+    decision or the deal still happens: the sweeper and the next touch run the same check."""
+
+    def send() -> None:
+        try:
+            task.apply_async((table_id,), eta=when)
+        except Exception:  # the broker being down must not fail a committed hand
+            logger.warning("could not schedule the timer of table %s", table_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def seat_in_hand(hand: Any, seating: Seat) -> bool:
+    """Whether ``seating`` (that sitting, not just its seat number) still holds live cards in
+    ``hand`` (a game's stored hand, with ``seat_ids`` by engine seat and the engine ``state``)."""
+    return seating.pk in hand.seat_ids and hand.seat_ids.index(seating.pk) in hand.state.in_hand
+
+
+def leave(peer: PeerGame, *, player: User, table: Table) -> Seat:
+    """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead: the
+    game's ``carry_on`` folds it when the turn comes, and the stack is cashed out once the cards
+    are no longer live."""
+    with transaction.atomic():
+        locked_table(table.pk, rule=peer.rule)
+        seating = own_seat(player, table, rule=peer.rule)
+        round_ = running_hand(table)
+        hand = peer.load_hand(round_.engine_state) if round_ else None
+        if hand is not None and round_ is not None and seat_in_hand(hand, seating):
+            seating.status = SeatStatus.LEAVING
+            seating.save(update_fields=["status"])
+            peer.carry_on(round_, hand, actor=player)
+            seating.refresh_from_db()
+        else:
+            cash_out(seating, by=player)
+    return seating
+
+
+# Hands -------------------------------------------------------------------------------------------
+
+
+def hand_to_act(peer: PeerGame, player: User, table: Table) -> tuple[Round, Any, int]:
+    """The running hand, under the table lock, and the engine seat of ``player`` in it: only a
+    seated player dealt into the hand acts in it (a player who left it and sat down again is
+    not: theirs is a new sitting)."""
+    locked_table(table.pk, rule=peer.rule)
+    seating = own_seat(player, table, rule=peer.rule)
+    round_ = running_hand(table)
+    if round_ is None:
+        raise RoundRefused(
+            "No hand is being played.", field="action", rule=peer.deal_rule, status=409
+        )
+    hand = peer.load_hand(round_.engine_state)
+    if seating.pk not in hand.seat_ids:
+        raise RoundRefused("You are not in this hand.", field="action", rule=peer.deal_rule)
+    return round_, hand, hand.seat_ids.index(seating.pk)
+
+
+def catch_up(peer: PeerGame, table_id: int) -> None:
+    """Take the decisions whose time ran out and start a hand that is due: the timer tasks, the
+    sweeper and every request touching the table run this, so nothing waits on a lost timer."""
+    running = Round.objects.filter(
+        table_id=table_id, table__game=peer.game, status=RoundStatus.DECIDING
+    )
+    if running.exists():
+        due = running.filter(decision_deadline__lte=timezone.now()).exists()
+    else:
+        due = _dealt_in(table_id).count() >= peer.min_players
+    if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
+        return
+    with transaction.atomic():
+        table = locked_table(table_id, rule=peer.rule)
+        round_ = running_hand(table)
+        if round_ is None:
+            start_or_schedule(peer, table)
+            return
+        timeout = action_time(table)
+        now = timezone.now()
+        while (
+            round_.status == RoundStatus.DECIDING
+            and round_.decision_deadline is not None
+            and round_.decision_deadline <= now
+        ):
+            hand = peer.load_hand(round_.engine_state)
+            seat = hand.state.to_act
+            if seat is None:
+                return
+            deadline = round_.decision_deadline
+            record(round_, [Event(TIMED_OUT, {"seat": seat})], actor=None)
+            play(peer, round_, hand, peer.default_decision(hand.state, seat), actor=None)
+            if round_.status == RoundStatus.DECIDING:
+                # Each player has a full action time, counted from the previous deadline.
+                round_.decision_deadline = deadline + timeout
+                round_.save(update_fields=["decision_deadline"])
+
+
+def start_or_schedule(peer: PeerGame, table: Table) -> None:
+    """Deal a hand if enough seated players have chips and the pause after the last hand (or the
+    last player sitting down) is over; else, if one is coming, set a timer for it."""
+    if table.status != TableStatus.OPEN or running_hand(table) is not None:
+        return
+    ready = ready_seats(table)
+    if len(ready) < peer.min_players:
+        return
+    due = next_hand_at(table, ready, getattr(settings, peer.pause_setting))
+    if due > timezone.now():
+        schedule_catch_up(peer, table.pk, due)
+        return
+    peer.deal(table, ready[: peer.max_players])
+
+
+def open_hand(
+    peer: PeerGame,
+    table: Table,
+    ready: Sequence[Seat],
+    start: Callable[[TableLimits, list[int], Deck], tuple[Any, Sequence[Event]]],
+    **opened: Any,
+) -> Round:
+    """Shuffle with the table's seed committed before the hand (FS-2) and the dealt players'
+    client seeds, let the engine ``start`` the hand on it with the players' stacks (its antes
+    or blinds first), store the hand and record its opening (with the game's ``opened``
+    details), then its first events."""
+    limits = cast("TableLimits", table.active_limits())
+    pair = seeds.deal_hand_seed(table)
+    client_seed = seeds.hand_client_seed(ready)
+    nonce = next_nonce(table.pk)
+    deck = Deck.shuffled(pair.server_seed, client_seed, nonce)
+    stacks = [to_cents(seating.chips) for seating in ready]
+    state, events = start(limits, stacks, deck)
+    hand = peer.new_hand(
+        state,
+        tuple(seating.number for seating in ready),
+        tuple(seating.player_id for seating in ready),
+        tuple(seating.pk for seating in ready),
+    )
+    round_ = Round.objects.create(
+        table=table,
+        nonce=nonce,
+        seed_pair=pair,
+        commitment=pair.commitment,
+        client_seed=client_seed,
+        engine_state=hand.to_json(),
+    )
+    details = {
+        "table": table.pk,
+        "nonce": nonce,
+        "commitment": round_.commitment,
+        "client_seed": client_seed,
+        "limits_version": limits.number,
+        "seats": list(hand.seats),
+        "players": [seating.player.username for seating in ready],
+        **opened,
+        "starting_stacks": stacks,
+    }
+    record(round_, [Event(HAND_OPENED, details)], actor=None)
+    after_events(peer, round_, hand, events, actor=None)
+    return round_
+
+
+def leaver_to_act(peer: PeerGame, round_: Round, hand: Any, *, actor: User | None) -> int | None:
+    """The engine seat of a player who left, whose turn it is: the game acts for them at once
+    (recorded here). Otherwise None, with a timer set for the player to act, if any."""
+    seat = hand.state.to_act
+    if seat is None:
+        return None
+    if not is_leaving(hand.seat_ids[seat]):
+        schedule_catch_up(peer, round_.table_id, cast(datetime, round_.decision_deadline))
+        return None
+    record(round_, [Event(LEFT_TABLE, {"seat": seat})], actor=actor)
+    return cast(int, seat)
+
+
+def schedule_catch_up(peer: PeerGame, table_id: int, when: datetime) -> None:
+    from games.tables import tasks  # the tasks call the services
+
+    schedule(table_id, when, getattr(tasks, peer.timer_task))
+
+
+def play(peer: PeerGame, round_: Round, hand: Any, decision: Any, *, actor: User | None) -> None:
+    """A decision through the engine (a refusal names the table's seats), then its events
+    recorded and the hand carried on (``after_events``)."""
+    try:
+        state, events = peer.play(hand.state, decision)
+    except RuleViolation as refused:
+        raise refusal(refused, hand.seats) from None
+    after_events(peer, round_, replace(hand, state=state), events, actor=actor)
+
+
+def after_events(
+    peer: PeerGame, round_: Round, hand: Any, events: Sequence[Event], *, actor: User | None
+) -> None:
+    """Record a game's events, move their chips through the ledger, update the stacks, then
+    let the hand carry on: a finished hand is settled and the next one started, players who
+    left are cashed out once their cards are dead, and the game's ``carry_on`` acts for them."""
+    transfers = [
+        transfer
+        for number, event in enumerate(events, start=round_.history_length)
+        if (transfer := chips_moved(round_, number, event, actor, forced=peer.forced)) is not None
+    ]
+    record(round_, events, actor=actor)
+    round_.engine_state = hand.to_json()
+    seats = update_stacks(hand)
+    post_transactions(transfers)  # after the stacks: both in one transaction, ledger last
+    fields = ["engine_state", "history_length"]
+    if peer.hand_over(hand):
+        settle(round_, fields)
+        for seating in seats:
+            if seating.status == SeatStatus.LEAVING:
+                cash_out(seating, by=None)
+        start_or_schedule(peer, round_.table)
+        return
+    round_.decision_deadline = timezone.now() + action_time(round_.table)
+    round_.save(update_fields=[*fields, "decision_deadline"])
+    for seating in seats:
+        if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating):
+            cash_out(seating, by=None)
+    peer.carry_on(round_, hand, actor=actor)
+
+
+def refusal(violation: RuleViolation, seats: Sequence[int]) -> RoundRefused:
+    """The engine's refusal for the player, with the table's seat numbers (``seats`` maps the
+    engine's seats to the table's)."""
+    if isinstance(violation, OutOfTurn):
+        return RoundRefused(
+            f"seat {seats[violation.to_act]} {violation.verb} now, "
+            f"not seat {seats[violation.acting]}",
+            field=violation.field,
+            rule=violation.rule,
+        )
+    return RoundRefused(violation.message, field=violation.field, rule=violation.rule)

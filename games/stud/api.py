@@ -1,0 +1,150 @@
+"""Seven-card stud endpoints: sit down with a buy-in, rebuy, switch the automatic ante, leave,
+see the table, act, recall finished hands (JSON, or PHH for download) and show a hand won
+uncalled; the views are the peer games' (games.peer.api)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from casino.http.permissions import PLAYERS_ACT, acting_user
+from games.engine import stud_phh as phh
+from games.models import Game, Round
+from games.peer import api as peer_api
+from games.stud import services as stud
+from games.stud.serializers import (
+    AutoAnteSerializer,
+    JoinSerializer,
+    RebuySerializer,
+    StudActionSerializer,
+    hand_history,
+    hand_json,
+    table_json,
+)
+from games.tables.api import IDEMPOTENCY
+from payouts.idempotency import idempotent
+
+
+def _phh(hand: Round, viewer: Any) -> str:
+    return phh.dumps(hand_history(hand, viewer))
+
+
+STUD = peer_api.PeerApi(
+    game=Game.SEVEN_CARD_STUD,
+    name="seven-card stud",
+    slug="stud",
+    service=stud,
+    join_serializer=JoinSerializer,
+    action_serializer=StudActionSerializer,
+    table_json=table_json,
+    hand_json=hand_json,
+    phh=_phh,
+)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="The table as the requester may see it: own down cards only, everyone's up "
+        "cards, the pot, bets, whose turn, and the legal actions of the player to act",
+    )
+)
+class StudTable(peer_api.TableView):
+    api = STUD
+
+
+@extend_schema_view(post=extend_schema(request=JoinSerializer))
+class StudSeats(peer_api.SeatsView):
+    api = STUD
+
+
+@extend_schema_view(
+    post=extend_schema(summary="Leave: folded if in a hand; the stack goes back to the wallet")
+)
+class StudLeave(peer_api.LeaveView):
+    api = STUD
+
+
+@extend_schema_view(
+    post=extend_schema(request=StudActionSerializer, summary="Act in the running hand")
+)
+class StudActions(peer_api.ActionsView):
+    api = STUD
+
+
+@extend_schema_view(get=extend_schema(operation_id="v1_stud_hands_list"))
+class StudHands(peer_api.HandsView):
+    api = STUD
+
+
+class StudHand(peer_api.HandView):
+    api = STUD
+
+
+@extend_schema_view(get=extend_schema(summary="A finished hand as a PHH file (variant F7S)"))
+class StudHandHistory(peer_api.HandHistoryView):
+    api = STUD
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=RebuySerializer,
+        responses={200: dict},
+        parameters=[IDEMPOTENCY],
+        summary="Rebuy between hands: chips from the wallet; the stack after it is within the "
+        "table's buy-in (no short buys)",
+    )
+)
+class StudRebuy(peer_api.PeerView):
+    permission_classes = PLAYERS_ACT
+    api = STUD
+
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        incoming = RebuySerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        table = self.table(request, pk)
+        stud.rebuy(
+            player=acting_user(request), table=table, amount=incoming.validated_data["amount"]
+        )
+        return Response(STUD.table_json(table, request.user))
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=AutoAnteSerializer,
+        responses={200: dict},
+        summary="Switch the automatic ante on or off: off, the player sits out (no ante, no "
+        "cards) until it is on again",
+    )
+)
+class StudAutoAnte(peer_api.PeerView):
+    permission_classes = PLAYERS_ACT
+    api = STUD
+
+    def post(self, request: Request, pk: int) -> Response:
+        incoming = AutoAnteSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        table = self.table(request, pk)
+        on = incoming.validated_data["on"]
+        stud.set_auto_ante(player=acting_user(request), table=table, on=on)
+        return Response(STUD.table_json(table, request.user))
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=None,
+        responses={200: dict},
+        summary="Show a hand won uncalled (ST-10): its cards join the history its players see",
+    )
+)
+class StudShowHand(peer_api.PeerView):
+    permission_classes = PLAYERS_ACT
+    api = STUD
+
+    def post(self, request: Request, pk: int) -> Response:
+        hand = self.hand(request, pk)
+        stud.show_won_hand(player=acting_user(request), hand=hand)
+        return Response(STUD.hand_json(hand, request.user))

@@ -1,0 +1,102 @@
+"""What every game gives the tables it is played at, and where the shared code finds it.
+
+The shared parts of the house (tables and their limits, voids, the replay check, the sweeper,
+the ledger's reconciliation with the game state, the pages) are written once for every game.
+Where they need a game's own behaviour they ask its ``TableGame``, found by the game's code
+with ``game_of``. ``games.registry`` names the games and registers them when the app starts;
+nothing else names them, so a new game is a new package and one line there.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.urls import URLPattern
+
+    from games.models import Round, Seat
+    from games.tables.replay import ReplayReport
+    from payouts.services import Transfer
+
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class VoidedStakes:
+    """What voiding a round in play gives back: each player's stake by name (for the round's
+    history), the one transfer that returns it, and the seats to cash out once it is posted."""
+
+    returned: dict[str, str]
+    transfer: Transfer | None
+    leavers: list[Seat] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Staked:
+    """What a round in play holds on the house's sub-ledgers: in the pot, and in BONUS bets."""
+
+    stakes: Decimal = ZERO
+    bonus: Decimal = ZERO
+
+
+class TableGame(ABC):
+    """One game as the shared code sees it. A subclass declares the class attributes and
+    implements the methods; ``games.registry`` holds one instance of each."""
+
+    code: ClassVar[str]  # the ``Game`` its tables play
+    slug: ClassVar[str]  # its part of the API's and the pages' addresses
+    limit_fields: ClassVar[tuple[str, ...]]  # the limits its tables are proposed with
+    default_limits: ClassVar[Mapping[str, Any]]  # a new table's first proposal
+
+    @abstractmethod
+    def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
+        """What is wrong with proposed limits, by field, each message naming its rule."""
+
+    @abstractmethod
+    def void_stakes(self, round_: Round, *, by: User, reason: str) -> VoidedStakes:
+        """Every stake of a round in play, to be given back; called with the table and the
+        round locked, inside the void's transaction."""
+
+    @abstractmethod
+    def after_void(self, table_id: int) -> None:
+        """What follows a void once it is committed (a peer table deals its next hand)."""
+
+    @abstractmethod
+    def replay(self, round_: Round) -> ReplayReport:
+        """Play the round's history again on the engine and compare it with what was stored."""
+
+    @abstractmethod
+    def staked(self, engine_state: dict[str, Any]) -> Staked:
+        """What a round still in play holds, from its stored engine state."""
+
+    @abstractmethod
+    def overdue(self) -> Iterable[tuple[int, Callable[[], object]]]:
+        """Every table with something overdue (a decision out of time, a hand due), with the
+        catch-up that settles it; the sweeper runs each in a transaction of its own."""
+
+    @property
+    @abstractmethod
+    def api_urls(self) -> list[URLPattern]:
+        """The game's endpoints, under ``/api/v1/``."""
+
+
+_games: dict[str, TableGame] = {}
+
+
+def register(*games: TableGame) -> None:
+    for game in games:
+        _games[game.code] = game
+
+
+def game_of(code: str) -> TableGame:
+    """The game a table with this code plays."""
+    return _games[code]
+
+
+def all_games() -> list[TableGame]:
+    return list(_games.values())

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import Table
+from games.tables.limits import GAME_FIELDS
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    limits = serializers.SerializerMethodField()
+    limits_version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = ("id", "name", "game", "currency", "status", "limits_version", "limits")
+
+    def _limits(self, table: Table) -> Any:
+        approved = getattr(table, "approved_limits", None)
+        return approved[0] if approved else table.active_limits()
+
+    def get_limits_version(self, table: Table) -> int | None:
+        limits = self._limits(table)
+        return limits.number if limits else None
+
+    def get_limits(self, table: Table) -> dict[str, str | int | bool | None]:
+        """The limits in force, money as strings with two places, paytables by name."""
+        limits = self._limits(table)
+        if limits is None:
+            return {}
+        shown: dict[str, str | int | bool | None] = {}
+        for name in GAME_FIELDS[table.game]:
+            value = getattr(limits, name)
+            if isinstance(value, Decimal):
+                shown[name] = f"{value:.2f}"
+            elif value is None or isinstance(value, bool | int):
+                shown[name] = value
+            else:
+                shown[name] = str(value)
+        return shown

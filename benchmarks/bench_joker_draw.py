@@ -90,9 +90,10 @@ def prepare_database(players: int) -> list[str]:
 
     from casino.roles import PIT_STAFF, PLAYER
     from games.joker_draw import rtp_lab as rtp
+    from games.joker_draw.limits import approve_paytable_version
     from games.models import Game
     from games.tables import services as tables
-    from games.tables.limits import DEFAULT_LIMITS
+    from games.tables.game import game_of
     from payouts import services as money
     from payouts.models import ChangeStatus, Paytable, PaytableVersion
 
@@ -103,8 +104,8 @@ def prepare_database(players: int) -> list[str]:
     call_command("load_paytables", verbosity=0)
     for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT):
         rtp.compute_now(version, seed=1)  # approval needs the paytable's RTP (JD-14)
-        tables.approve_paytable_version(version, by=checker)
-    values = dict(DEFAULT_LIMITS[Game.JOKER_DRAW])
+        approve_paytable_version(version, by=checker)
+    values = dict(game_of(Game.JOKER_DRAW).default_limits)
     values["bet_paytable"] = Paytable.objects.get(kind="bet")
     values["bonus_paytable"] = Paytable.objects.get(kind="bonus")
     opened = []

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
+from games import registry  # noqa: F401  (the games' limit fields, for the forms below)
 from games.joker_draw import corrections
 from games.models import (
     BoxSettlement,
@@ -29,7 +30,8 @@ from games.models import (
     TableStatus,
 )
 from games.tables import services
-from games.tables.limits import ALL_LIMIT_FIELDS, DEFAULT_LIMITS, GAME_FIELDS, validate_limits
+from games.tables.game import game_of
+from games.tables.limits import all_limit_fields, validate_limits
 from payouts.services import ChangeRefused
 
 
@@ -121,7 +123,7 @@ class TableLimitsForm(forms.ModelForm):
 
     class Meta:
         model = TableLimits
-        fields = ("table", "reason", *ALL_LIMIT_FIELDS)
+        fields = ("table", "reason", *all_limit_fields())
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -132,7 +134,7 @@ class TableLimitsForm(forms.ModelForm):
         data = super().clean() or {}
         table = data.get("table")
         if table is not None:
-            values = {name: data.get(name) for name in ALL_LIMIT_FIELDS}
+            values = {name: data.get(name) for name in all_limit_fields()}
             for field, message in validate_limits(table.game, values).items():
                 self.add_error(field if field in self.fields else None, message)
         return data
@@ -147,7 +149,7 @@ class TableLimitsAdmin(admin.ModelAdmin):
 
     def get_fields(self, request: HttpRequest, obj: TableLimits | None = None) -> tuple[str, ...]:
         if obj is None:
-            return ("table", "reason", *ALL_LIMIT_FIELDS)
+            return ("table", "reason", *all_limit_fields())
         meta = (
             "table",
             "number",
@@ -158,7 +160,7 @@ class TableLimitsAdmin(admin.ModelAdmin):
             "approved_by",
             "approved_at",
         )
-        return (*meta, *GAME_FIELDS[obj.table.game])
+        return (*meta, *game_of(obj.table.game).limit_fields)
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: TableLimits | None = None
@@ -172,9 +174,9 @@ class TableLimitsAdmin(admin.ModelAdmin):
         if table is not None:
             current = table.active_limits()
             source = (
-                {name: getattr(current, name) for name in GAME_FIELDS[table.game]}
+                {name: getattr(current, name) for name in game_of(table.game).limit_fields}
                 if current
-                else DEFAULT_LIMITS[table.game]
+                else game_of(table.game).default_limits
             )
             initial.update(source)
         return initial
@@ -182,7 +184,7 @@ class TableLimitsAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: TableLimits, form: Any, change: bool) -> None:
         created = services.propose_limits(
             table=obj.table,
-            values={name: form.cleaned_data.get(name) for name in ALL_LIMIT_FIELDS},
+            values={name: form.cleaned_data.get(name) for name in all_limit_fields()},
             reason=obj.reason,
             by=acting_user(request),
         )

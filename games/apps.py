@@ -22,3 +22,11 @@ class GamesConfig(AppConfig):
             sender=User.groups.through,
             dispatch_uid="commit_new_players_pair",
         )
+
+        # The games register themselves with the shared code, and the ledger's check of its
+        # sub-ledgers against the game state with the ledger.
+        import games.registry  # noqa: F401
+        from games.tables.reconciliation import sub_ledger_findings
+        from payouts.selectors import register_sub_ledger_checks
+
+        register_sub_ledger_checks(sub_ledger_findings)

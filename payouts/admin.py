@@ -25,7 +25,7 @@ from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.roles import PLAYER
 from games.joker_draw import rtp_lab as rtp
-from games.tables.services import approve_paytable_version
+from games.joker_draw.limits import approve_paytable_version
 from payouts import services
 from payouts.forms import amount_field
 from payouts.models import (

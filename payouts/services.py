@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
+from casino.http.errors import Refused
 from payouts.models import (
     CENT,
     Account,
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class LedgerError(Exception):
-    """A posting the ledger refuses; `field` and `rule` say what to fix."""
+class LedgerError(Refused):
+    """A posting the ledger refuses; `field` and `code` say what to fix."""
 
     def __init__(self, message: str, *, field: str = "amount", code: str = "ledger") -> None:
         super().__init__(message)
@@ -54,8 +55,13 @@ class LedgerError(Exception):
         self.field = field
         self.code = code
 
+    def messages(self) -> dict[str, list[str]]:
+        return {self.field: [self.message]}
+
 
 class InsufficientFunds(LedgerError):
+    status = 409
+
     def __init__(self, account: Account, shortfall: Decimal) -> None:
         self.account = account
         super().__init__(
@@ -65,12 +71,17 @@ class InsufficientFunds(LedgerError):
         )
 
 
-class ChangeRefused(Exception):
+class ChangeRefused(Refused):
     """A maker-checker step refused; `errors` maps fields to messages."""
+
+    code = "invalid"
 
     def __init__(self, errors: dict[str, str]) -> None:
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
+
+    def messages(self) -> dict[str, list[str]]:
+        return {field: [message] for field, message in self.errors.items()}
 
 
 # What an entry and a balance can hold: beyond it PostgreSQL would refuse the write with a

@@ -13,9 +13,10 @@ from rest_framework.test import APIClient
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games.joker_draw import rtp_lab as rtp
 from games.joker_draw import services as joker_draw
+from games.joker_draw.limits import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
-from games.tables.limits import DEFAULT_LIMITS
+from games.tables.game import game_of
 from payouts.models import ChangeStatus, Paytable, PaytableVersion
 from payouts.services import deposit, fund_house
 from tests.celery_worker import celery_worker  # noqa: F401 - a fixture for every test module
@@ -95,12 +96,12 @@ def default_paytables(pit, pit2, settings) -> dict[str, Paytable]:
     call_command("load_paytables", verbosity=0)
     for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT):
         rtp.compute_now(version, seed=1)
-        table_services.approve_paytable_version(version, by=pit2)
+        approve_paytable_version(version, by=pit2)
     return {p.kind: p for p in Paytable.objects.all()}
 
 
 def joker_draw_limits(paytables: dict[str, Paytable], **changes: object) -> dict[str, object]:
-    values: dict[str, object] = dict(DEFAULT_LIMITS[Game.JOKER_DRAW])
+    values: dict[str, object] = dict(game_of(Game.JOKER_DRAW).default_limits)
     values.update(bet_paytable=paytables["bet"], bonus_paytable=paytables["bonus"])
     values.update(changes)
     return values
@@ -137,7 +138,7 @@ def make_stud_table(pit: User, pit2: User, name: str = "Stud 1", **changes: obje
     table = table_services.create_table(
         name=name, game=Game.SEVEN_CARD_STUD, currency="USD", by=pit, reason="test"
     )
-    values = {**DEFAULT_LIMITS[Game.SEVEN_CARD_STUD], **changes}
+    values = {**game_of(Game.SEVEN_CARD_STUD).default_limits, **changes}
     limits = table_services.propose_limits(table=table, values=values, reason="test", by=pit)
     table_services.approve_limits(limits, by=pit2)
     return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")
@@ -157,7 +158,7 @@ def make_drawmaha_table(
     table = table_services.create_table(
         name=name, game=Game.DRAWMAHA, currency="USD", by=pit, reason="test"
     )
-    values = {**DEFAULT_LIMITS[Game.DRAWMAHA], **changes}
+    values = {**game_of(Game.DRAWMAHA).default_limits, **changes}
     limits = table_services.propose_limits(table=table, values=values, reason="test", by=pit)
     table_services.approve_limits(limits, by=pit2)
     return table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")

@@ -12,8 +12,17 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.tables.rounds import RoundRefused
-from payouts.services import ChangeRefused, InsufficientFunds, LedgerError
+
+class Refused(Exception):
+    """A request refused by a rule of the product, wherever it was refused (a game, the ledger,
+    a maker-checker step): the API answers it with ``status``, the messages by field, and the
+    stable ``code``."""
+
+    status: int = status.HTTP_400_BAD_REQUEST
+    code: str
+
+    def messages(self) -> dict[str, list[str]]:
+        raise NotImplementedError
 
 
 def _first_message(errors: Any) -> str:
@@ -26,17 +35,8 @@ def _first_message(errors: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, InsufficientFunds):
-        exc = _refusal(status.HTTP_409_CONFLICT, {exc.field: [exc.message]}, exc.code)
-    elif isinstance(exc, LedgerError):
-        exc = _refusal(status.HTTP_400_BAD_REQUEST, {exc.field: [exc.message]}, exc.code)
-    elif isinstance(exc, RoundRefused):
-        message = f"{exc.message.rstrip('.')} ({exc.rule})."
-        exc = _refusal(exc.status, {exc.field: [message]}, exc.rule)
-    elif isinstance(exc, ChangeRefused):
-        exc = _refusal(
-            status.HTTP_400_BAD_REQUEST, {k: [v] for k, v in exc.errors.items()}, "invalid"
-        )
+    if isinstance(exc, Refused):
+        exc = _refusal(exc.status, exc.messages(), exc.code)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -25,9 +25,9 @@ from django.utils import timezone
 from games.engine.betting import WAGERS
 from games.engine.common import Event, OutOfTurn, RuleViolation
 from games.engine.dealer import Deck
-from games.models import Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table, TableStatus
+from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatus
 from games.tables import live, seeds
-from games.tables.rounds import RoundRefused, limits_in_force, next_nonce
+from games.tables.rounds import RoundRefused, limits_in_force, next_nonce, record
 from payouts.models import CENT, Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
@@ -233,17 +233,6 @@ def chips_moved(
         created_by=actor,
         reference=f"round:{round_.pk}:event:{number}",
     )
-
-
-def record(round_: Round, events: Sequence[Event], *, actor: User | None) -> None:
-    """Append events to the hand history."""
-    start = round_.history_length
-    RoundEvent.objects.bulk_create(
-        RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
-        for n, event in enumerate(events)
-    )
-    round_.history_length = start + len(events)
-    live.table_changed(round_.table_id)
 
 
 def settle(round_: Round, fields: Sequence[str]) -> None:

@@ -17,18 +17,19 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from casino.http.permissions import acting_user
-from games.drawmaha.serializers import hand_json as drawmaha_hand_json
+from games import registry
 from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
-from games.stud.serializers import hand_json as stud_hand_json
-from games.stud.serializers import visible_events
+from games.peer.game import PeerTableGame
 from games.tables import live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
 
 # The peer games by the name they have in page addresses and in the API's.
-PEER_GAMES = {"stud": Game.SEVEN_CARD_STUD, "drawmaha": Game.DRAWMAHA}
+PEER_GAMES: dict[str, PeerTableGame] = {
+    game.slug: game for game in registry.GAMES if isinstance(game, PeerTableGame)
+}
 RECALL_SIZE = 20
 WALLET_ENTRIES = 50
 
@@ -124,15 +125,12 @@ def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
     over, its whole history and every card's shuffle and deck position, to verify (FS-7)."""
     if game not in PEER_GAMES:
         raise Http404("No such game.")
-    hand = selectors.rounds_for(request.user, game=PEER_GAMES[game]).filter(pk=pk).first()
+    peer = PEER_GAMES[game]
+    hand = selectors.rounds_for(request.user, game=peer.code).filter(pk=pk).first()
     if hand is None:
         raise Http404("No such hand.")
-    if game == "stud":
-        shown = stud_hand_json(hand, request.user)
-        dealt, reshuffles = selectors.peer_dealt_cards(hand, visible_events(hand, request.user))
-    else:
-        shown = drawmaha_hand_json(hand)
-        dealt, reshuffles = selectors.peer_dealt_cards(hand)
+    shown, visible = peer.recall(hand, request.user)
+    dealt, reshuffles = selectors.peer_dealt_cards(hand, visible)
     return render(
         request,
         "play/recall_hand.html",
@@ -140,7 +138,7 @@ def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
             "hand": hand,
             "hand_json": shown,
             "game": game,
-            "label": Game(PEER_GAMES[game]).label,
+            "label": Game(peer.code).label,
             "dealt": dealt,
             "reshuffles": reshuffles,
         },
@@ -166,7 +164,7 @@ def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
 def peer_table(request: HttpRequest, game: str, pk: int) -> HttpResponse:
     if game not in PEER_GAMES:
         raise Http404("No such game.")
-    table, limits = _table(request, pk, PEER_GAMES[game])
+    table, limits = _table(request, pk, PEER_GAMES[game].code)
     return render(
         request,
         "play/peer_table.html",

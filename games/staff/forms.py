@@ -13,7 +13,7 @@ from django.forms.models import fields_for_model
 
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
-from games.tables.limits import GAME_FIELDS
+from games.tables.game import game_of
 from payouts.forms import amount_field
 from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
 
@@ -104,7 +104,7 @@ class CorrectionForm(forms.Form):
 
 def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Form:
     """A proposal of limits for ``table``: its game's fields, prefilled with those in force."""
-    names = GAME_FIELDS[table.game]
+    names = game_of(table.game).limit_fields
     form = forms.Form(data=data)
     form.fields.update(fields_for_model(TableLimits, fields=names))
     form.fields["reason"] = forms.CharField(max_length=500, help_text=REASON_HELP)

@@ -30,10 +30,10 @@ from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
 from games.engine import fairness
 from games.joker_draw import corrections
+from games.joker_draw.limits import approve_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
 from games.models import (
     BoxSettlement,
-    Game,
     Round,
     RoundStatus,
     SettlementCorrection,
@@ -50,7 +50,7 @@ from games.staff.forms import (
     limits_form,
 )
 from games.tables import services as table_services
-from games.tables.limits import GAME_FIELDS
+from games.tables.game import game_of
 from games.tables.replay import replay_round
 from games.tables.selectors import (
     approved_corrections,
@@ -303,7 +303,7 @@ def _limits_page(
         versions = ([in_force] if in_force else []) + by_table.get(table.pk, [])
         fields = [
             (name, [getattr(version, name) for version in versions])
-            for name in GAME_FIELDS[table.game]
+            for name in game_of(table.game).limit_fields
         ]
         rows.append(
             {
@@ -312,8 +312,10 @@ def _limits_page(
                 "fields": fields,
                 # A banked table's limits whose top payout the bankroll cannot cover are
                 # flagged before anyone approves them (HB-1).
-                "top_payouts": [top_payout(version, available) for version in versions]
-                if table.game == Game.JOKER_DRAW
+                "top_payouts": [
+                    top_payout(game_of(table.game), version, available) for version in versions
+                ]
+                if game_of(table.game).banked
                 else None,
             }
         )
@@ -326,7 +328,7 @@ def propose_limits(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=pk)
     form = limits_form(table, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        values = {name: form.cleaned_data.get(name) for name in GAME_FIELDS[table.game]}
+        values = {name: form.cleaned_data.get(name) for name in game_of(table.game).limit_fields}
         try:
             proposed = table_services.propose_limits(
                 table=table,
@@ -354,7 +356,7 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
     except ChangeRefused as refused:
         return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, f"{draft} approved: in force now.")
-    top = top_payout(draft, available_bankrolls())
+    top = top_payout(game_of(draft.table.game), draft, available_bankrolls())
     if top is not None and top.uncovered:
         messages.warning(
             request,
@@ -421,7 +423,7 @@ def propose_paytable(request: HttpRequest, pk: int) -> HttpResponse:
 def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
     draft = get_object_or_404(PaytableVersion, pk=pk)
     try:
-        table_services.approve_paytable_version(draft, by=acting_user(request))
+        approve_paytable_version(draft, by=acting_user(request))
     except ChangeRefused as refused:
         return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, f"{draft} approved: in force now.")

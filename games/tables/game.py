@@ -10,16 +10,18 @@ nothing else names them, so a new game is a new package and one line there.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.db.models import Q
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.urls import URLPattern
 
-    from games.models import Round, Seat
+    from games.models import Round, TableLimits
     from games.tables.replay import ReplayReport
     from payouts.services import Transfer
 
@@ -29,11 +31,22 @@ ZERO = Decimal("0.00")
 @dataclass(frozen=True)
 class VoidedStakes:
     """What voiding a round in play gives back: each player's stake by name (for the round's
-    history), the one transfer that returns it, and the seats to cash out once it is posted."""
+    history), the one transfer that returns it, and what the game does once that is posted (a
+    peer table cashes out the seats that were leaving)."""
 
     returned: dict[str, str]
     transfer: Transfer | None
-    leavers: list[Seat] = field(default_factory=list)
+    after_posting: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """Something overdue at a table (a decision out of time, a hand due to be dealt), and what
+    settles it. ``round_id`` names the round when the catch-up is of one overdue round."""
+
+    table_id: int
+    run: Callable[[], object]
+    round_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +65,24 @@ class TableGame(ABC):
     slug: ClassVar[str]  # its part of the API's and the pages' addresses
     limit_fields: ClassVar[tuple[str, ...]]  # the limits its tables are proposed with
     default_limits: ClassVar[Mapping[str, Any]]  # a new table's first proposal
+    banked: ClassVar[bool] = False  # played against the house's bankroll, not between players
+
+    def own_rounds(self, user: User) -> Q:
+        """The rounds a player took part in: a banked round's own player."""
+        return Q(player=user)
+
+    def top_round_payout(self, limits: TableLimits) -> Decimal | None:
+        """The most one round at the top of these limits can cost the house's bankroll; None
+        where players play against each other."""
+        return None
+
+    @abstractmethod
+    def round_state(self, round_: Round) -> str:
+        """A round in progress in a few words for the pit, without a card."""
+
+    def demo_limits(self) -> dict[str, Any]:
+        """The limits of the demonstration data's tables."""
+        return dict(self.default_limits)
 
     @abstractmethod
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
@@ -75,9 +106,9 @@ class TableGame(ABC):
         """What a round still in play holds, from its stored engine state."""
 
     @abstractmethod
-    def overdue(self) -> Iterable[tuple[int, Callable[[], object]]]:
-        """Every table with something overdue (a decision out of time, a hand due), with the
-        catch-up that settles it; the sweeper runs each in a transaction of its own."""
+    def overdue(self) -> list[CatchUp]:
+        """Everything overdue at the game's tables; the sweeper runs each catch-up in a
+        transaction of its own."""
 
     @property
     @abstractmethod

@@ -20,15 +20,11 @@ from functools import cached_property
 
 from django.db.models import Sum
 
-from games.drawmaha import services as drawmaha
-from games.engine import joker_draw
-from games.models import Game, Round, RoundStatus, Seat
-from games.peer.services import PeerGame, from_cents
-from games.stud import services as stud
+from games.models import Round, RoundStatus, Seat
+from games.tables.game import game_of
 from payouts.models import Account, AccountKind
 
 ZERO = Decimal("0.00")
-_PEER_GAMES: dict[str, PeerGame] = {Game.SEVEN_CARD_STUD: stud.GAME, Game.DRAWMAHA: drawmaha.GAME}
 
 
 def _house_balances(kind: str) -> dict[str, Decimal]:
@@ -77,13 +73,9 @@ class GameState:
             .values_list("table__game", "table__currency", "engine_state")
             .iterator()
         ):
-            if game == Game.JOKER_DRAW:
-                for box in joker_draw.from_json(engine_state).boxes:
-                    stakes[currency] += box.ante + (box.bet or ZERO)
-                    bonuses[currency] += box.bonus or ZERO
-            else:
-                hand = _PEER_GAMES[game].load_hand(engine_state)
-                stakes[currency] += from_cents(sum(chips.committed for chips in hand.state.chips))
+            staked = game_of(game).staked(engine_state)
+            stakes[currency] += staked.stakes
+            bonuses[currency] += staked.bonus
         return stakes, bonuses
 
     @property
@@ -134,3 +126,9 @@ CHECKS: tuple[tuple[str, Callable[[GameState], list[str]]], ...] = (
     ("BONUS held differing from the BONUS bets of rounds in play", bonus_held),
     ("house reservations differing from the holds of open rounds", house_reserved_held),
 )
+
+
+def sub_ledger_findings() -> list[tuple[str, list[str]]]:
+    """Every check against one reading of the game state: its name, and what breaks it."""
+    game = GameState()
+    return [(name, check(game)) for name, check in CHECKS]

@@ -1,19 +1,32 @@
-"""What every game's round service shares: the refusal it raises, the limits it plays by and
-the next hand number of a peer table."""
+"""What every game's round service shares: the refusal it raises, the limits it plays by, the
+next hand number of a peer table, and the append to a round's history."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from casino.db import prepared_cursor
-from games.engine.common import RuleViolation
-from games.models import Game, Table, TableLimits
+from casino.http.errors import Refused
+from games.engine.common import Event, RuleViolation
+from games.models import Game, Round, RoundEvent, Table, TableLimits
+from games.tables import live
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
-class RoundRefused(RuleViolation):
-    """A request the game refuses: the rule broken, and the HTTP status the API answers with."""
+class RoundRefused(RuleViolation, Refused):
+    """A request the game refuses: the rule broken (the API's code), and the HTTP status the
+    API answers with."""
 
     def __init__(self, message: str, *, field: str, rule: str, status: int = 400) -> None:
         super().__init__(message, field=field, rule=rule)
         self.status = status
+        self.code = rule
+
+    def messages(self) -> dict[str, list[str]]:
+        return {self.field: [f"{self.message.rstrip('.')} ({self.rule})."]}
 
 
 def limits_in_force(table: Table, *, game: str, rule: str) -> TableLimits:
@@ -47,3 +60,14 @@ def next_nonce(table_id: int) -> int:
             "SELECT COALESCE(max(nonce), 0) + 1 FROM games_round WHERE table_id = %s", [table_id]
         )
         return int(cursor.fetchone()[0])
+
+
+def record(round_: Round, events: Sequence[Event], *, actor: User | None) -> None:
+    """Append events to the round's history, and tell the table's watchers."""
+    start = round_.history_length
+    RoundEvent.objects.bulk_create(
+        RoundEvent(round=round_, sequence=start + n, kind=event.kind, data=event.data, actor=actor)
+        for n, event in enumerate(events)
+    )
+    round_.history_length = start + len(events)
+    live.table_changed(round_.table_id)

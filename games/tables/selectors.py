@@ -10,15 +10,12 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
-from games.drawmaha import services as drawmaha_service
-from games.engine import joker_draw
 from games.models import (
     BoxSettlement,
-    Game,
     Round,
     RoundStatus,
     Seat,
@@ -28,10 +25,8 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
-from games.peer.services import from_cents
-from games.stud import services as stud_service
 from games.tables.alerts import CatchUpFailure, catch_up_failures
-from games.tables.limits import top_round_payout
+from games.tables.game import TableGame, game_of
 from payouts.models import AccountKind, ChangeStatus, LedgerEntry
 from payouts.selectors import bankrolls
 
@@ -72,14 +67,11 @@ def rounds_for(
         "bonus_paytable_version__paytable",
     )
     if not is_staff_member(user):
-        # A peer game's hand has no one player: it lists the players dealt in
-        # (games.stud.services, games.drawmaha.services).
-        own = (
-            Q(engine_state__contains={"players": [user.pk]})
-            if game in (Game.SEVEN_CARD_STUD, Game.DRAWMAHA)
-            else Q(player=user)
+        rounds = (
+            rounds.filter(game_of(game).own_rounds(user))
+            if isinstance(user, User)
+            else rounds.none()
         )
-        rounds = rounds.filter(own) if user.is_authenticated else rounds.none()
     if table is not None:
         rounds = rounds.filter(table_id=table)
     return rounds.order_by("-id")
@@ -143,15 +135,16 @@ def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
     failures = catch_up_failures(table.pk for table in tables)
     live = []
     for table in tables:
-        limits = table.active_limits() if table.game == Game.JOKER_DRAW else None
+        game = game_of(table.game)
+        limits = table.active_limits()
         live.append(
             LiveTable(
                 table=table,
                 seats=seats[table.pk],
-                rounds=[(round_, round_state(round_, table.game)) for round_ in rounds[table.pk]],
+                rounds=[(round_, game.round_state(round_)) for round_ in rounds[table.pk]],
                 takings_today=takings.get(table.pk, Decimal("0.00")),
                 catch_up_failure=failures.get(table.pk),
-                top_payout=top_payout(limits, available) if limits else None,
+                top_payout=top_payout(game, limits, available) if limits else None,
             )
         )
     return live
@@ -172,28 +165,15 @@ def available_bankrolls() -> dict[str, Decimal]:
     return {currency: bankroll.available for currency, bankroll in bankrolls().items()}
 
 
-def top_payout(limits: TableLimits, available: dict[str, Decimal]) -> TopPayout | None:
+def top_payout(
+    game: TableGame, limits: TableLimits, available: dict[str, Decimal]
+) -> TopPayout | None:
     """The limits' top payout against the bankroll `available` in the table's currency; None
     for limits that are not a banked game's or whose paytables have no approved version."""
-    amount = top_round_payout(limits)
+    amount = game.top_round_payout(limits)
     if amount is None:
         return None
     return TopPayout(amount, amount > available.get(limits.table.currency, Decimal("0.00")))
-
-
-def round_state(round_: Round, game: str) -> str:
-    """A round in progress in a few words: the street, the pot and whose turn, no cards."""
-    if game == Game.JOKER_DRAW:
-        state = joker_draw.from_json(round_.engine_state)
-        box = state.to_act
-        turn = f"box {box.number} to decide" if box is not None else "dealer drawing"
-        return f"round {round_.pk}: {round_.player}, {len(state.boxes)} box(es), {turn}"
-    hand_type = stud_service.Hand if game == Game.SEVEN_CARD_STUD else drawmaha_service.Hand
-    hand = hand_type.from_json(round_.engine_state)
-    pot = from_cents(sum(chips.committed for chips in hand.state.chips))
-    seat = hand.state.to_act
-    turn = f"seat {hand.seats[seat]} to act" if seat is not None else "showdown"
-    return f"hand {round_.nonce}: {hand.state.street}, pot {pot}, {turn}"
 
 
 def takings_today() -> dict[int, Decimal]:

@@ -6,7 +6,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.models import Table
-from games.tables.limits import GAME_FIELDS
+from games.tables.game import game_of
 
 
 class TableSerializer(serializers.ModelSerializer[Table]):
@@ -31,7 +31,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         if limits is None:
             return {}
         shown: dict[str, str | int | bool | None] = {}
-        for name in GAME_FIELDS[table.game]:
+        for name in game_of(table.game).limit_fields:
             value = getattr(limits, name)
             if isinstance(value, Decimal):
                 shown[name] = f"{value:.2f}"

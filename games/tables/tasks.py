@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 
@@ -14,9 +13,10 @@ from casino.faults import fault_point
 from games.drawmaha import services as drawmaha
 from games.joker_draw import rtp_monitor
 from games.joker_draw import services as joker_draw
-from games.models import Game, Round, RoundStatus, Seat, SeatStatus
+from games.models import Game, Round, RoundStatus
 from games.stud import services as stud
 from games.tables import alerts
+from games.tables.game import all_games
 
 logger = logging.getLogger(__name__)
 
@@ -61,30 +61,20 @@ def catch_up_drawmaha_table(table_id: int) -> None:
 
 @shared_task(name="games.tasks.sweep_overdue_rounds")
 def sweep_overdue_rounds() -> int:
-    """Fold every overdue decision and deal every due stud and Drawmaha hand, so a lost timer
+    """Fold every overdue decision and deal every due hand of every game, so a lost timer
     delays a fold or a deal but never loses one. Each table is caught up in a transaction of
     its own: one that fails is rolled back, logged and shown to the pit
-    (``games.tables.alerts``), and the other tables are still caught up. Returns how many joker
-    draw rounds were overdue."""
-    overdue = _overdue_joker_draw_rounds()
+    (``games.tables.alerts``), and the other tables are still caught up. Returns how many
+    rounds were overdue (caught up one by one: the joker draw's)."""
+    catch_ups = [catch_up for game in all_games() for catch_up in game.overdue()]
     caught_up: set[int] = set()
     failed: set[int] = set()
-    catch_ups: list[tuple[int, Callable[[], object]]] = [
-        (table_id, functools.partial(joker_draw.expire_decision, round_id))
-        for round_id, table_id in overdue
-    ]
-    for game, catch_up in (
-        (Game.SEVEN_CARD_STUD, stud.catch_up),
-        (Game.DRAWMAHA, drawmaha.catch_up),
-    ):
-        catch_ups += [
-            (table_id, functools.partial(catch_up, table_id))
-            for table_id in _peer_tables_to_touch(game)
-        ]
-    for table_id, catch_up_table in catch_ups:
-        (caught_up if _caught_up(table_id, catch_up_table) else failed).add(table_id)
+    for catch_up in catch_ups:
+        (caught_up if _caught_up(catch_up.table_id, catch_up.run) else failed).add(
+            catch_up.table_id
+        )
     alerts.clear_catch_up_failures(caught_up - failed)
-    return len(overdue)
+    return sum(catch_up.round_id is not None for catch_up in catch_ups)
 
 
 def _caught_up(table_id: int, catch_up: Callable[[], object]) -> bool:
@@ -115,17 +105,6 @@ def _overdue_joker_draw_rounds() -> list[tuple[int, int]]:
             decision_deadline__lte=timezone.now(),
         ).values_list("pk", "table_id")
     )
-
-
-def _peer_tables_to_touch(game: str) -> set[int]:
-    """Tables of a peer game with an overdue decision, or seated players a hand may be due to."""
-    overdue = Round.objects.filter(
-        status=RoundStatus.DECIDING, table__game=game, decision_deadline__lte=timezone.now()
-    ).values_list("table_id", flat=True)
-    seated = Seat.objects.filter(status=SeatStatus.SEATED, table__game=game).values_list(
-        "table_id", flat=True
-    )
-    return set(overdue) | set(seated)
 
 
 @shared_task(name="games.tasks.observe_rtp", acks_late=True)

@@ -21,6 +21,7 @@ from casino.celery import app as celery_app
 from games.engine import joker_draw_rtp as lab
 from games.joker_draw import rtp_lab as rtp
 from games.joker_draw import services as joker_draw
+from games.joker_draw.limits import approve_paytable_version
 from games.joker_draw.rtp_monitor import observe_rtp
 from games.management.commands.rtp import Command as RtpCommand
 from games.models import BoxSettlement
@@ -289,10 +290,10 @@ def test_the_last_two_chunks_committing_at_once_merge_the_run(default_paytables,
 def test_a_paytable_without_a_computed_rtp_is_not_approved(default_paytables, pit, pit2):
     draft = bet_draft(default_paytables, pit, flush=Fraction(2, 1))
     with pytest.raises(ChangeRefused) as refused:
-        table_services.approve_paytable_version(draft, by=pit2)
+        approve_paytable_version(draft, by=pit2)
     assert "compute its RTP first (JD-14)" in refused.value.errors["rtp"]
     rtp.compute_now(draft, seed=2)
-    assert table_services.approve_paytable_version(draft, by=pit2).status == "approved"
+    assert approve_paytable_version(draft, by=pit2).status == "approved"
 
 
 @pytest.mark.django_db
@@ -301,7 +302,7 @@ def test_a_run_of_lines_changed_since_does_not_count(default_paytables, pit, pit
     rtp.compute_now(draft, seed=2)
     PaytableLine.objects.filter(version=draft, category="flush").update(odds_numerator=3)
     with pytest.raises(ChangeRefused, match="no finished RTP run of its current lines"):
-        table_services.approve_paytable_version(draft, by=pit2)
+        approve_paytable_version(draft, by=pit2)
 
 
 @pytest.mark.django_db
@@ -315,7 +316,7 @@ def test_a_run_too_short_or_of_another_strategy_does_not_count(default_paytables
     rtp.run_in_process(stand)
     assert rtp.rtp_of(draft) is None
     with pytest.raises(ChangeRefused, match="compute its RTP first"):
-        table_services.approve_paytable_version(draft, by=pit2)
+        approve_paytable_version(draft, by=pit2)
 
 
 @pytest.mark.django_db
@@ -337,7 +338,7 @@ def test_a_paytable_outside_a_tables_band_is_refused(joker_table, default_paytab
     )
     table_services.approve_limits(limits, by=pit2)
     with pytest.raises(ChangeRefused) as refused:
-        table_services.approve_paytable_version(draft, by=pit2)
+        approve_paytable_version(draft, by=pit2)
     assert f"outside the allowed band {band['bet_rtp_min_percent']}%" in refused.value.errors["rtp"]
     assert "table Joker 1" in refused.value.errors["rtp"]
 

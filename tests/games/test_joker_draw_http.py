@@ -12,8 +12,8 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
+from games.joker_draw.replay import replay_joker_draw
 from games.models import Round
-from games.tables.replay import replay_joker_draw
 from payouts import services as money
 from payouts.models import Account
 

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from games.engine import fairness
 from games.joker_draw import services as joker_draw
+from games.joker_draw.replay import replay_joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundEvent
-from games.tables.replay import replay_joker_draw
 from games.tables.rounds import RoundRefused
 from games.tables.tasks import expire_joker_draw_decision, fold_overdue_boxes, sweep_overdue_rounds
 from payouts import services as money

@@ -16,8 +16,9 @@ from django.utils import timezone
 from games.engine import stud as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
 from games.stud import services as stud
+from games.stud.replay import last_card_mismatches
 from games.stud.services import Hand
-from games.tables.replay import last_card_mismatches, replay_round
+from games.tables.replay import replay_round
 from games.tables.rounds import RoundRefused
 from games.tables.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money

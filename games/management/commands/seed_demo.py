@@ -11,12 +11,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
+from games import registry
 from games.joker_draw import rtp_lab as rtp
+from games.joker_draw.limits import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
-from games.tables.limits import DEFAULT_LIMITS
+from games.tables.game import TableGame
 from payouts import services as money
-from payouts.models import ChangeStatus, Currency, LedgerTransaction, Paytable, PaytableVersion
+from payouts.models import ChangeStatus, Currency, LedgerTransaction, PaytableVersion
 
 DEMO_USERS = (
     ("player1", PLAYER),
@@ -47,8 +49,8 @@ class Command(BaseCommand):
                 # Approval needs the version's computed RTP (JD-14); no workers run yet.
                 self.stdout.write(f"computing the RTP of {version} ...")
                 rtp.compute_now(version)
-                table_services.approve_paytable_version(version, by=checker)
-            for game in Game:
+                approve_paytable_version(version, by=checker)
+            for game in registry.GAMES:
                 for currency in Currency:
                     self._table(game, currency, maker, checker)
             if not LedgerTransaction.objects.filter(reason=DEMO_REASON).exists():
@@ -77,17 +79,14 @@ class Command(BaseCommand):
         user.groups.add(Group.objects.get(name=role))
         return user
 
-    def _table(self, game: str, currency: str, maker: User, checker: User) -> None:
-        name = f"{Game(game).label} {currency}"
+    def _table(self, game: TableGame, currency: str, maker: User, checker: User) -> None:
+        name = f"{Game(game.code).label} {currency}"
         if Table.objects.filter(name=name).exists():
             return
         table = table_services.create_table(
-            name=name, game=game, currency=currency, by=maker, reason=DEMO_REASON
+            name=name, game=game.code, currency=currency, by=maker, reason=DEMO_REASON
         )
-        values = dict(DEFAULT_LIMITS[game])
-        if game == Game.JOKER_DRAW:
-            values["bet_paytable"] = Paytable.objects.get(name="joker-draw-bet-default")
-            values["bonus_paytable"] = Paytable.objects.get(name="joker-draw-bonus-example")
+        values = game.demo_limits()
         limits = table_services.propose_limits(
             table=table, values=values, reason=DEMO_REASON, by=maker
         )

@@ -1,0 +1,205 @@
+"""The joker draw's table limits: what they are, a new table's first proposal, what they must
+satisfy (with messages naming the field and the rule), and the paytable versions that must fit
+the tables that use them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, cast
+
+import pghistory
+from django.db import transaction
+
+from games.engine.joker_draw import Stake, top_payout
+from games.joker_draw.rtp_lab import band_problem, house_band
+from games.models import TableLimits
+from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
+from games.tables.services import mark_approved
+from payouts.models import CENT, ChangeStatus, PaytableKind, PaytableVersion
+from payouts.services import ChangeRefused, check_approver
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+D = Decimal
+LIMIT_FIELDS = (
+    "min_ante",
+    "max_ante",
+    "ante_step",
+    "bonus_min",
+    "bonus_max",
+    "boxes_per_round",
+    "decision_timeout_seconds",
+    "bet_paytable",
+    "bonus_paytable",
+    "bet_rtp_min_percent",
+    "bet_rtp_max_percent",
+    "bonus_rtp_min_percent",
+    "bonus_rtp_max_percent",
+)
+DEFAULT_LIMITS: dict[str, Any] = {
+    "min_ante": D("0.30"),
+    "max_ante": D("12.00"),
+    "ante_step": D("0.30"),
+    "bonus_min": D("0.30"),
+    "bonus_max": D("6.00"),
+    "boxes_per_round": 1,
+    "decision_timeout_seconds": 60,
+    "bet_rtp_min_percent": D("85.00"),
+    "bet_rtp_max_percent": D("99.50"),
+    "bonus_rtp_min_percent": D("85.00"),
+    "bonus_rtp_max_percent": D("99.50"),
+}
+
+MAX_BOXES = 3  # JD-16: 3 boxes x (5 + 6) + 10 for the dealer = 43 of 53 cards
+# JD-7: a box that bets has staked A+2A, 2A+4A or 3A+6A; these are the bets it can make.
+BET_MULTIPLES_OF_ANTE = (2, 4, 6)
+
+
+def unpayable_stake(stakes: Iterable[Decimal], odds: Mapping[str, Fraction]) -> str | None:
+    """The first stake and line whose payout is not a whole cent, described; None if all pay."""
+    for stake in stakes:
+        cents = Fraction(stake / CENT)
+        for category, ratio in odds.items():
+            if (cents * ratio).denominator != 1:
+                return (
+                    f"a stake of {stake} on the {category} line at "
+                    f"{ratio.numerator}:{ratio.denominator} would pay a fraction of a cent"
+                )
+    return None
+
+
+def bet_stakes(limits: Mapping[str, Any]) -> list[Decimal]:
+    antes = stakes_in_steps(limits["min_ante"], limits["max_ante"], limits["ante_step"])
+    return sorted({ante * multiple for ante in antes for multiple in BET_MULTIPLES_OF_ANTE})
+
+
+def bonus_stakes(limits: Mapping[str, Any]) -> list[Decimal]:
+    return list(stakes_in_steps(limits["bonus_min"], limits["bonus_max"], CENT))
+
+
+def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    step = v["ante_step"]
+    if (step / CENT) % 3 != 0:
+        errors["ante_step"] = (
+            f"The ante step {step} must be a multiple of 0.03, so that the 2:3 no-game payout "
+            "on every legal ante is a whole cent (JD-2, JD-11)."
+        )
+        return errors
+    for name in ("min_ante", "max_ante"):
+        if not multiple(v[name], step):
+            errors[name] = f"{v[name]} is not a whole multiple of the ante step {step} (JD-2)."
+    if v["max_ante"] < v["min_ante"]:
+        errors["max_ante"] = "max_ante must not be below min_ante (JD-2)."
+    if v["bonus_max"] < v["bonus_min"]:
+        errors["bonus_max"] = "bonus_max must not be below bonus_min (JD-13)."
+    if not 1 <= v["boxes_per_round"] <= MAX_BOXES:
+        errors["boxes_per_round"] = (
+            f"boxes_per_round must be 1 to {MAX_BOXES}: more boxes could run the "
+            "53-card deck out of cards (JD-16)."
+        )
+    for kind in PaytableKind:
+        if not v[f"{kind}_rtp_min_percent"] < v[f"{kind}_rtp_max_percent"] <= 100:
+            errors[f"{kind}_rtp_max_percent"] = (
+                f"The {kind} RTP band needs {kind}_rtp_min_percent below "
+                f"{kind}_rtp_max_percent, at most 100 (JD-14)."
+            )
+    if v["decision_timeout_seconds"] < MIN_TIMEOUT_SECONDS:
+        errors["decision_timeout_seconds"] = (
+            f"decision_timeout_seconds must be at least {MIN_TIMEOUT_SECONDS}."
+        )
+    if errors:
+        return errors
+    for name, kind, stakes in (
+        ("bet_paytable", PaytableKind.BET, bet_stakes(v)),
+        ("bonus_paytable", PaytableKind.BONUS, bonus_stakes(v)),
+    ):
+        paytable = v[name]
+        if paytable.kind != kind:
+            errors[name] = f"{paytable} is not a {PaytableKind(kind).label} (JD-14)."
+            continue
+        version: PaytableVersion | None = paytable.active_version()
+        if version is None:
+            errors[name] = f"{paytable} has no approved version yet (JD-14)."
+            continue
+        problem = unpayable_stake(stakes, version.odds())
+        if problem:
+            errors[name] = f"With these limits {problem} (JD-2)."
+            continue
+        band = ("this table", v[f"{kind}_rtp_min_percent"], v[f"{kind}_rtp_max_percent"])
+        refused = band_problem(version, [band])
+        if refused:
+            errors[name] = refused["rtp"]
+    return errors
+
+
+def top_round_payout(limits: TableLimits) -> Decimal | None:
+    """The most one round at the top of these joker draw limits can cost the house: every box
+    at the top ante and the top BONUS, at the top lines of the paytable versions in force
+    (what an opening holds of the bankroll, HB-1); None for other games, or while a paytable
+    has no approved version."""
+    if limits.bet_paytable is None or limits.bonus_paytable is None:
+        return None
+    bet, bonus = limits.bet_paytable.active_version(), limits.bonus_paytable.active_version()
+    if bet is None or bonus is None:
+        return None
+    stakes = [
+        Stake(box=n, ante=cast(Decimal, limits.max_ante), bonus=limits.bonus_max)
+        for n in range(1, (limits.boxes_per_round or 1) + 1)
+    ]
+    return top_payout(stakes, bet_paytable=bet.odds(), bonus_paytable=bonus.odds())
+
+
+def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableVersion:
+    """Approve a draft paytable version: by a second staff member, and only if every table
+    that uses the paytable would still pay every legal stake in whole cents (JD-2, JD-14)."""
+    with pghistory.context(user=by.pk, reason=f"approve {version}"), transaction.atomic():
+        version = (
+            PaytableVersion.objects.select_for_update()
+            .select_related("paytable")
+            .get(pk=version.pk)
+        )
+        errors = check_approver(version, by)
+        if version.status == ChangeStatus.DRAFT:
+            content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
+            errors = {**content, **errors}
+        if errors:
+            raise ChangeRefused(errors)
+        mark_approved(version, by)
+    return version
+
+
+def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:
+    """The version's computed RTP must lie in the band of every table that uses the paytable,
+    or in the house band when none does yet (JD-14)."""
+    kind = version.paytable.kind
+    bands = [
+        (f"table {limits.table}", low, high)
+        for limits in TableLimits.objects.filter(
+            status=ChangeStatus.APPROVED, **{f"{kind}_paytable": version.paytable}
+        ).select_related("table")
+        for low, high in [
+            (getattr(limits, f"{kind}_rtp_min_percent"), getattr(limits, f"{kind}_rtp_max_percent"))
+        ]
+        if low is not None and high is not None
+    ]
+    return band_problem(version, bands or [house_band(kind)])
+
+
+def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:
+    bet = version.paytable.kind == PaytableKind.BET
+    stakes_of = bet_stakes if bet else bonus_stakes
+    field = "bet_paytable" if bet else "bonus_paytable"
+    odds = version.odds()
+    tables_limits = TableLimits.objects.filter(
+        status=ChangeStatus.APPROVED, **{field: version.paytable}
+    )
+    for limits in tables_limits.select_related("table"):
+        values = {name: getattr(limits, name) for name in LIMIT_FIELDS}
+        problem = unpayable_stake(stakes_of(values), odds)
+        if problem:
+            return {"lines": f"At table {limits.table}, {problem} (JD-2)."}
+    return {}

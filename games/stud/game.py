@@ -1,0 +1,49 @@
+"""Seven-card stud as the shared code sees it (``TableGame``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.urls import URLPattern
+
+from games.models import Game, Round
+from games.peer.game import PeerTableGame
+from games.stud import limits, replay, services, urls
+from games.stud.serializers import hand_json, visible_events
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from games.tables.replay import ReplayReport
+
+
+class SevenCardStud(PeerTableGame):
+    code = Game.SEVEN_CARD_STUD
+    slug = "stud"
+    limit_fields = limits.LIMIT_FIELDS
+    default_limits = limits.DEFAULT_LIMITS
+
+    def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
+        return limits.limit_problems(values)
+
+    def load_hand(self, engine_state: dict[str, Any]) -> services.Hand:
+        return services.Hand.from_json(engine_state)
+
+    def catch_up(self, table_id: int) -> None:
+        services.catch_up(table_id)
+
+    def recall(
+        self, hand: Round, viewer: User | AnonymousUser
+    ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]] | None]:
+        return hand_json(hand, viewer), visible_events(hand, viewer)
+
+    def replay(self, round_: Round) -> ReplayReport:
+        return replay.replay_stud(round_)
+
+    @property
+    def api_urls(self) -> list[URLPattern]:
+        return urls.urlpatterns
+
+
+SEVEN_CARD_STUD = SevenCardStud()

@@ -1,0 +1,33 @@
+"""Seven-card stud's table limits: what they are, a new table's first proposal, and what they
+must satisfy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal as D
+from typing import Any
+
+from games.peer.limits import PEER_FIELDS, money_problems, seat_problems
+
+LIMIT_FIELDS = ("ante", "bring_in", "small_bet", "big_bet", *PEER_FIELDS)
+DEFAULT_LIMITS: dict[str, Any] = {
+    "ante": D("0.50"),
+    "bring_in": D("1.00"),
+    "small_bet": D("5.00"),
+    "big_bet": D("10.00"),
+    "seats": 8,
+    "rake_percent": D("5.00"),
+    "rake_cap": D("3.00"),
+    "buy_in_min": D("50.00"),
+    "buy_in_max": D("500.00"),
+    "action_timeout_seconds": 30,
+}
+
+
+def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
+    errors = seat_problems(v, seats=(2, 8), rule="ST-1")
+    if v["bring_in"] >= v["small_bet"]:
+        errors["bring_in"] = "The bring-in must be less than the small bet (ST-1)."
+    if v["big_bet"] < v["small_bet"]:
+        errors["big_bet"] = "The big bet must not be below the small bet (ST-1)."
+    return errors | money_problems(v, rake_rule="ST-13", smallest_stake=v["bring_in"])

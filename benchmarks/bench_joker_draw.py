@@ -93,7 +93,7 @@ def prepare_database(players: int) -> list[str]:
     from games.joker_draw.limits import approve_paytable_version
     from games.models import Game
     from games.tables import services as tables
-    from games.tables.game import game_of
+    from games.tables.table_game import game_of
     from payouts import services as money
     from payouts.models import ChangeStatus, Paytable, PaytableVersion
 

@@ -30,8 +30,8 @@ from games.models import (
     TableStatus,
 )
 from games.tables import services
-from games.tables.game import game_of
 from games.tables.limits import all_limit_fields, validate_limits
+from games.tables.table_game import game_of
 from payouts.services import ChangeRefused
 
 

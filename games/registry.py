@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.drawmaha.game import DRAWMAHA
 from games.joker_draw.game import JOKER_DRAW
 from games.stud.game import SEVEN_CARD_STUD
-from games.tables.game import TableGame, register
+from games.tables.table_game import TableGame, register
 
 GAMES: tuple[TableGame, ...] = (JOKER_DRAW, SEVEN_CARD_STUD, DRAWMAHA)
 

@@ -16,7 +16,7 @@ from games.joker_draw import services as joker_draw
 from games.joker_draw.limits import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
-from games.tables.game import game_of
+from games.tables.table_game import game_of
 from payouts.models import ChangeStatus, Paytable, PaytableVersion
 from payouts.services import deposit, fund_house
 from tests.celery_worker import celery_worker  # noqa: F401 - a fixture for every test module

@@ -13,7 +13,8 @@ from games.engine.dealer import Deck
 from games.engine.drawmaha import DrawAction, DrawChoice
 from games.models import Round, TableLimits
 from games.peer.replay import compare_stacks_and_ledger
-from games.tables.replay import ReplayReport, compare_events, revealed
+from games.tables.replay import compare_events, revealed
+from games.tables.table_game import ReplayReport
 
 
 def _drawmaha_decision(kind: str, data: dict[str, Any]) -> Action | DrawAction | None:

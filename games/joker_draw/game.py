@@ -14,13 +14,13 @@ from games.engine import joker_draw as engine
 from games.joker_draw import limits, replay, services, urls, voids
 from games.joker_draw.limits import top_round_payout
 from games.models import Game, Round, RoundStatus, TableLimits
-from games.tables.game import ZERO, CatchUp, Staked, TableGame, VoidedStakes
+from games.tables.table_game import ZERO, CatchUp, Staked, TableGame, VoidedStakes
 from payouts.models import Paytable
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from games.tables.replay import ReplayReport
+    from games.tables.table_game import ReplayReport
 
 
 class JokerDraw(TableGame):

@@ -12,7 +12,8 @@ from django.db.models import Sum
 from games.engine import fairness, joker_draw
 from games.engine.cards import parse_cards
 from games.models import Round
-from games.tables.replay import ReplayReport, compare_events, revealed
+from games.tables.replay import compare_events, revealed
+from games.tables.table_game import ReplayReport
 from payouts.models import AccountKind, ChangeStatus, LedgerEntry
 
 

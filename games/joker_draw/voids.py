@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from games.models import Round
-from games.tables.game import VoidedStakes
+from games.tables.table_game import VoidedStakes
 from games.tables.voids import round_total, void_transfer
 from payouts.models import AccountKind
 from payouts.services import Posting, game_accounts

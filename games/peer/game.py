@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.models import Round, RoundStatus, Seat, SeatStatus
 from games.peer.services import from_cents
 from games.peer.voids import void_pot
-from games.tables.game import CatchUp, Staked, TableGame, VoidedStakes
+from games.tables.table_game import CatchUp, Staked, TableGame, VoidedStakes
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

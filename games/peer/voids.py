@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 
 from games.models import Round, Seat, SeatStatus
 from games.peer import services as peer_tables
-from games.tables.game import VoidedStakes
+from games.tables.table_game import VoidedStakes
 from games.tables.voids import round_total, void_transfer
 from payouts.models import AccountKind
 from payouts.services import Posting, house_account, wallet

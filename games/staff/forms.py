@@ -13,7 +13,7 @@ from django.forms.models import fields_for_model
 
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
-from games.tables.game import game_of
+from games.tables.table_game import game_of
 from payouts.forms import amount_field
 from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
 

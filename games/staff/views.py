@@ -50,7 +50,6 @@ from games.staff.forms import (
     limits_form,
 )
 from games.tables import services as table_services
-from games.tables.game import game_of
 from games.tables.replay import replay_round
 from games.tables.selectors import (
     approved_corrections,
@@ -60,6 +59,7 @@ from games.tables.selectors import (
     round_ledger_entries,
     top_payout,
 )
+from games.tables.table_game import game_of
 from games.tables.voids import void_round
 from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVersion
 from payouts.selectors import (

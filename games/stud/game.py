@@ -15,7 +15,7 @@ from games.stud.serializers import hand_json, visible_events
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
-    from games.tables.replay import ReplayReport
+    from games.tables.table_game import ReplayReport
 
 
 class SevenCardStud(PeerTableGame):

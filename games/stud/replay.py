@@ -12,7 +12,8 @@ from games.engine.dealer import Deck
 from games.models import Round, TableLimits
 from games.peer.replay import compare_stacks_and_ledger
 from games.stud.services import ACTIONS, SERVICE_EVENTS, Hand, engine_table
-from games.tables.replay import ReplayReport, compare_events, revealed
+from games.tables.replay import compare_events, revealed
+from games.tables.table_game import ReplayReport
 
 
 def replay_stud(round_: Round) -> ReplayReport:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from games.models import Game
-from games.tables.game import all_games, game_of
+from games.tables.table_game import all_games, game_of
 
 OPTIONAL_FIELDS = frozenset({"rake_cap"})
 MIN_TIMEOUT_SECONDS = 5

@@ -21,7 +21,7 @@ from functools import cached_property
 from django.db.models import Sum
 
 from games.models import Round, RoundStatus, Seat
-from games.tables.game import game_of
+from games.tables.table_game import game_of
 from payouts.models import Account, AccountKind
 
 ZERO = Decimal("0.00")

@@ -8,27 +8,13 @@ stacks, for the peer games) and the ledger postings of the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import fairness
 from games.engine.common import Event
 from games.models import Round, RoundStatus
-from games.tables.game import game_of
+from games.tables.table_game import ReplayReport, game_of
 from payouts.models import LedgerTransaction
-
-
-@dataclass
-class ReplayReport:
-    round_id: int
-    mismatches: list[str] = field(default_factory=list)
-    events_checked: int = 0
-    # Approved settlement corrections, described: the round as played plus these is what paid.
-    corrections: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches
 
 
 def replay_round(round_: Round) -> ReplayReport:

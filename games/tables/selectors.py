@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, Sum
@@ -26,7 +26,7 @@ from games.models import (
     TableStatus,
 )
 from games.tables.alerts import CatchUpFailure, catch_up_failures
-from games.tables.game import TableGame, game_of
+from games.tables.table_game import TableGame, game_of
 from payouts.models import AccountKind, ChangeStatus, LedgerEntry
 from payouts.selectors import bankrolls
 
@@ -68,8 +68,8 @@ def rounds_for(
     )
     if not is_staff_member(user):
         rounds = (
-            rounds.filter(game_of(game).own_rounds(user))
-            if isinstance(user, User)
+            rounds.filter(game_of(game).own_rounds(cast("User", user)))
+            if user.is_authenticated
             else rounds.none()
         )
     if table is not None:

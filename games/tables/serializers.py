@@ -6,7 +6,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.models import Table
-from games.tables.game import game_of
+from games.tables.table_game import game_of
 
 
 class TableSerializer(serializers.ModelSerializer[Table]):

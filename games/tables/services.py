@@ -14,8 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Table, TableLimits, TableStatus
-from games.tables.game import game_of
 from games.tables.limits import validate_limits
+from games.tables.table_game import game_of
 from payouts.models import ChangeStatus, PaytableVersion
 from payouts.services import ChangeRefused, check_approver
 

@@ -16,7 +16,7 @@ from games.joker_draw import services as joker_draw
 from games.models import Game, Round, RoundStatus
 from games.stud import services as stud
 from games.tables import alerts
-from games.tables.game import all_games
+from games.tables.table_game import all_games
 
 logger = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from django.utils import timezone
 from games.engine.common import Event
 from games.models import Round, RoundStatus, Table
 from games.tables import seeds
-from games.tables.game import game_of
 from games.tables.rounds import record
+from games.tables.table_game import game_of
 from payouts.models import LedgerEntry, TransactionKind
 from payouts.services import (
     ChangeRefused,

@@ -13,7 +13,7 @@ from games.joker_draw import rtp_lab as rtp
 from games.joker_draw.limits import approve_paytable_version
 from games.models import Game, TableStatus
 from games.tables import services as table_services
-from games.tables.game import game_of
+from games.tables.table_game import game_of
 from payouts.models import ChangeStatus, PaytableLine
 from payouts.services import ChangeRefused, propose_paytable_version
 from tests.conftest import joker_draw_limits

@@ -16,7 +16,7 @@ from games.joker_draw import rtp_lab as rtp
 from games.joker_draw.limits import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
-from games.tables.game import TableGame
+from games.tables.table_game import TableGame
 from payouts import services as money
 from payouts.models import ChangeStatus, Currency, LedgerTransaction, PaytableVersion
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from django.urls import URLPattern
 
     from games.models import Round, TableLimits
-    from games.tables.replay import ReplayReport
     from payouts.services import Transfer
 
 ZERO = Decimal("0.00")
@@ -37,6 +36,21 @@ class VoidedStakes:
     returned: dict[str, str]
     transfer: Transfer | None
     after_posting: Callable[[], None] | None = None
+
+
+@dataclass
+class ReplayReport:
+    """What replaying a round found: every mismatch with what was stored (none: it verifies)."""
+
+    round_id: int
+    mismatches: list[str] = field(default_factory=list)
+    events_checked: int = 0
+    # Approved settlement corrections, described: the round as played plus these is what paid.
+    corrections: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
 
 
 @dataclass(frozen=True)

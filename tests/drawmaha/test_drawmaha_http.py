@@ -13,8 +13,9 @@ from games.models import Round, Seat
 from games.tables.replay import replay_round
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import make_drawmaha_table, make_user
-from tests.games.test_stud_http import Player
+from tests.fixtures.http import Player
+from tests.fixtures.tables import make_drawmaha_table
+from tests.fixtures.users import make_user
 
 HANDS = 4
 

@@ -26,9 +26,7 @@ from games.models import Round
 from games.peer.services import from_cents
 from games.tables.replay import replay_round
 from payouts import services as money
-from tests.conftest import api_client, make_drawmaha_table, make_user
-from tests.games.peer_tables import running
-from tests.games.test_drawmaha_service import (
+from tests.fixtures.drawmaha import (
     hand_of,
     play_passively,
     play_to_the_draw,
@@ -36,6 +34,9 @@ from tests.games.test_drawmaha_service import (
     seat_everyone,
     to_act,
 )
+from tests.fixtures.peer import running
+from tests.fixtures.tables import make_drawmaha_table
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
 

@@ -25,87 +25,21 @@ from games.tables.rounds import RoundRefused
 from games.tables.tasks import catch_up_drawmaha_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import api_client, make_drawmaha_table, make_user
-from tests.games.peer_tables import assert_chips_held, balance, house, running
+from tests.fixtures.drawmaha import (
+    hand_of,
+    own_cards,
+    play_passively,
+    play_to_the_draw,
+    play_with_twists,
+    seat_everyone,
+    stand_pat_until_a_twist,
+    to_act,
+)
+from tests.fixtures.peer import assert_chips_held, balance, house, running
+from tests.fixtures.tables import make_drawmaha_table
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
-
-
-def hand_of(table) -> Hand:
-    return Hand.from_json(running(table).engine_state)
-
-
-def to_act(table) -> Seat:
-    hand = hand_of(table)
-    seat = hand.state.to_act
-    assert seat is not None
-    number = hand.seats[seat]
-    return Seat.objects.get(table=table, number=number, status__in=["seated", "leaving"])
-
-
-def settled(table) -> int:
-    return Round.objects.filter(table=table, status="settled").count()
-
-
-def play_passively(table, hands=1):
-    """Check or call, stand pat, take the twist: until ``hands`` more hands are over."""
-    over = settled(table) + hands
-    while settled(table) < over:
-        seating = to_act(table)
-        kinds = [option.kind.value for option in engine.legal_actions(hand_of(table).state)]
-        action = next(k for k in ("check", "call", "exchange", "take") if k in kinds)
-        drawmaha.act(player=seating.player, table=table, action=action)
-
-
-def play_with_twists(table, hands):
-    """The first player to draw exchanges two cards, the others one (a twist, DM-6), taken and
-    rejected in turn; bets of the least amount now and then, else check or call."""
-    over = settled(table) + hands
-    decisions = 0
-    while settled(table) < over:
-        decisions += 1
-        seating = to_act(table)
-        state = hand_of(table).state
-        options = {o.kind.value: o for o in engine.legal_actions(state)}
-        if "exchange" in options:
-            seat = state.to_act
-            count = 2 if not state.exchanges else 1
-            body = {"action": "exchange", "cards": [str(c) for c in state.hands[seat][:count]]}
-        elif "take" in options:
-            body = {"action": "take" if decisions % 2 else "reject"}
-        elif "bet" in options and decisions % 3 == 0:
-            body = {"action": "bet", "amount": from_cents(options["bet"].min_amount)}
-        else:
-            body = {"action": next(k for k in ("check", "call") if k in options)}
-        drawmaha.act(player=seating.player, table=table, **body)
-
-
-def play_to_the_draw(table) -> None:
-    """Check or call until the running hand reaches the draw (DM-5)."""
-    while hand_of(table).state.street != engine.Street.DRAW:
-        kinds = [o.kind.value for o in engine.legal_actions(hand_of(table).state)]
-        action = next(k for k in ("check", "call") if k in kinds)
-        drawmaha.act(player=to_act(table).player, table=table, action=action)
-
-
-def own_cards(table, seating: Seat) -> list[str]:
-    hand = hand_of(table)
-    return [str(card) for card in hand.state.hands[hand.seats.index(seating.number)]]
-
-
-def stand_pat_until_a_twist(table) -> None:
-    """Everyone still to declare stands pat, until a twist card waits for its answer (DM-6)."""
-    while "take" not in {o.kind.value for o in engine.legal_actions(hand_of(table).state)}:
-        drawmaha.act(player=to_act(table).player, table=table, action="exchange")
-
-
-def seat_everyone(table, users, settings):
-    """Seat ``users`` from seat 1 with 100.00 each before the first hand is dealt to all."""
-    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 60
-    for number, user in enumerate(users, start=1):
-        drawmaha.join(player=user, table=table, seat=number, buy_in=D("100.00"))
-    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 0
-    drawmaha.catch_up(table.pk)
 
 
 def test_buy_in_and_refused_seats(players, drawmaha_table):

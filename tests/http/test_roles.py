@@ -9,7 +9,7 @@ from django.test import Client
 
 from payouts import services
 from payouts.models import LedgerTransaction
-from tests.conftest import api_client
+from tests.fixtures.users import api_client
 
 ROLES = ("anonymous", "player", "pit", "auditor", "admin_user")
 

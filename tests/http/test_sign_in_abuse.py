@@ -18,7 +18,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.celery_worker import ROOT, private_broker_url, worker_env
+from tests.fixtures.workers import ROOT, private_broker_url, worker_env
 
 TOKEN = "/api/v1/auth/token/"
 WALLETS = "/api/v1/wallets/"

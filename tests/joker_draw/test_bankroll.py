@@ -31,9 +31,9 @@ from payouts import services as money
 from payouts.models import Account, AccountKind, LedgerTransaction
 from payouts.reconciliation import record_report
 from payouts.selectors import check_ledger
-from tests.conftest import api_client, joker_draw_limits, make_user
-from tests.engine.test_joker_draw import stacked_deck
-from tests.games.test_joker_draw_service import open_round
+from tests.fixtures.joker_draw import open_round, stacked_deck
+from tests.fixtures.tables import joker_draw_limits
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
 BANKROLL = D("10000.00")

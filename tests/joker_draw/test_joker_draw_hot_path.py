@@ -22,8 +22,8 @@ from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
-from tests.conftest import api_client
-from tests.games.test_joker_draw_service import act, open_round
+from tests.fixtures.joker_draw import act, open_round
+from tests.fixtures.users import api_client
 
 D60 = Decimal("0.60")
 ONE_BOX = [{"box": 1, "ante": "0.30"}]

@@ -47,7 +47,7 @@ def test_hundreds_of_rounds_over_http_replay_and_balance(
     live_server, player, pit, pit2, default_paytables
 ):
     from games.tables import services as tables
-    from tests.conftest import joker_draw_limits
+    from tests.fixtures.tables import joker_draw_limits
 
     table = tables.create_table(
         name="Joker HTTP", game="joker_draw", currency="USD", by=pit, reason="t"

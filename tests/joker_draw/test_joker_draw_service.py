@@ -23,10 +23,10 @@ from games.tables.rounds import RoundRefused
 from games.tables.tasks import expire_joker_draw_decision, fold_overdue_boxes, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind, LedgerEntry
-from tests.conftest import api_client
+from tests.fixtures.joker_draw import ROUNDS, act, open_round
+from tests.fixtures.users import api_client
 
 D = Decimal
-ROUNDS = "/api/v1/joker-draw/rounds/"
 
 
 @pytest.fixture
@@ -37,21 +37,6 @@ def funded_player(player, pit):
 
 def balance(user, currency="USD") -> Decimal:
     return money.wallet(user, currency).balance
-
-
-def open_round(client, table, boxes, key="open-1", **extra):
-    return client.post(
-        ROUNDS,
-        {"table": table.pk, "boxes": boxes, **extra},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY=key,
-    )
-
-
-def act(client, round_id, key, **body):
-    return client.post(
-        f"{ROUNDS}{round_id}/actions/", body, format="json", HTTP_IDEMPOTENCY_KEY=key
-    )
 
 
 def test_opening_a_round_commits_to_the_shuffle_and_takes_ante_and_bonus(
@@ -319,7 +304,7 @@ def test_the_same_action_key_twice_applies_once(funded_player, joker_table):
 @pytest.mark.django_db(transaction=True)
 def test_two_actions_at_once_never_both_apply(player, pit, pit2, default_paytables):
     from games.tables import services as tables
-    from tests.conftest import joker_draw_limits
+    from tests.fixtures.tables import joker_draw_limits
 
     table = tables.create_table(name="J", game="joker_draw", currency="USD", by=pit, reason="t")
     tables.approve_limits(

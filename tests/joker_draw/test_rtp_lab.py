@@ -36,7 +36,7 @@ from payouts.models import (
 )
 from payouts.services import ChangeRefused, deposit, propose_paytable_version
 from payouts.tasks import nightly_ledger_report
-from tests.conftest import TEST_RTP_ROUNDS, joker_draw_limits
+from tests.fixtures.tables import TEST_RTP_ROUNDS, joker_draw_limits
 
 WAIT_SECONDS = 120.0
 

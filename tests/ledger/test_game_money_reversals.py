@@ -36,8 +36,8 @@ from payouts.models import (
 )
 from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused, LedgerError, Posting
-from tests.conftest import make_user
-from tests.games.test_voids import assert_next_hand_dealt, running, seat_everyone
+from tests.fixtures.peer import assert_next_hand_dealt, running, seat_everyone
+from tests.fixtures.users import make_user
 
 D = Decimal
 

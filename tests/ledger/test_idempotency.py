@@ -11,7 +11,7 @@ from django.db import connection
 
 from payouts import services
 from payouts.models import LedgerTransaction, TransactionKind
-from tests.conftest import api_client
+from tests.fixtures.users import api_client
 
 URL = "/api/v1/cage/deposits/"
 

@@ -28,8 +28,9 @@ from games.tables import services as table_services
 from payouts import services as money
 from payouts.models import AccountKind, TransactionKind
 from payouts.selectors import check_ledger
-from tests.conftest import joker_draw_limits, make_stud_table, make_user
-from tests.robustness.http import ApiUser
+from tests.fixtures.http import ApiUser
+from tests.fixtures.tables import joker_draw_limits, make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 ANTES = 200

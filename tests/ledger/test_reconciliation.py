@@ -26,7 +26,8 @@ from payouts import services as money
 from payouts.models import AccountKind, TransactionKind
 from payouts.reconciliation import record_report
 from payouts.selectors import check_ledger
-from tests.conftest import make_drawmaha_table, make_stud_table, make_user
+from tests.fixtures.tables import make_drawmaha_table, make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 TABLE_CHIPS = "table chips differing from the seats' stacks"

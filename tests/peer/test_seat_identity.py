@@ -23,8 +23,8 @@ from games.tables.rounds import RoundRefused
 from games.tables.voids import void_round
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import make_drawmaha_table, make_stud_table
-from tests.games.peer_tables import assert_chips_held, balance, house, running
+from tests.fixtures.peer import assert_chips_held, balance, house, running
+from tests.fixtures.tables import make_drawmaha_table, make_stud_table
 
 D = Decimal
 BUY_IN, REBUY = D("400.00"), D("50.00")

@@ -26,7 +26,7 @@ from games.stud import services as stud
 from games.tables import live, seeds, selectors
 from games.tables import services as table_services
 from payouts.services import deposit
-from tests.conftest import make_drawmaha_table
+from tests.fixtures.tables import make_drawmaha_table
 
 pytestmark = pytest.mark.django_db
 

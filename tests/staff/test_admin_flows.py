@@ -98,7 +98,7 @@ def test_the_proposer_cannot_approve_in_the_admin_but_a_colleague_can(
     pit, pit2, joker_table, default_paytables
 ):
     from games.tables import services as table_services
-    from tests.conftest import joker_draw_limits
+    from tests.fixtures.tables import joker_draw_limits
 
     draft = table_services.propose_limits(
         table=joker_table,

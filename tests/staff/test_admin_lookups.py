@@ -27,7 +27,8 @@ from games.models import Round, RoundEvent, RoundStatus, SeedPair
 from games.stud import services as stud
 from games.tables import seeds
 from payouts.services import deposit
-from tests.conftest import make_stud_table, make_user
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 

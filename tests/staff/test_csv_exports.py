@@ -19,7 +19,8 @@ from games.joker_draw import services as joker_draw
 from games.models import BoxSettlement, Game, TableStatus
 from games.tables import services as table_services
 from payouts.services import deposit
-from tests.conftest import joker_draw_limits, make_user
+from tests.fixtures.tables import joker_draw_limits
+from tests.fixtures.users import make_user
 
 HOSTILE_TABLES = ['=HYPERLINK("http://evil.example/","open me")', "+1", "-2+3", "@SUM(A1:A9)"]
 HOSTILE_PLAYER = "\tmallory"

@@ -26,7 +26,8 @@ from games.tables.replay import ReplayReport
 from payouts import services as money
 from payouts.models import AccountKind, ChangeStatus, Paytable, PaytableVersion
 from payouts.selectors import check_ledger
-from tests.conftest import make_stud_table, make_user
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 

@@ -4,8 +4,6 @@ checks and every chip is back in a wallet or in the rake (ST-1..ST-13)."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from decimal import Decimal
 
 import pytest
@@ -14,32 +12,11 @@ from django.core.management import call_command
 from games.models import Round, Seat
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import make_stud_table, make_user
+from tests.fixtures.http import Player
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import make_user
 
 HANDS = 4
-
-
-class Player:
-    def __init__(self, base_url: str, username: str) -> None:
-        self.base_url = base_url
-        self.keys = 0
-        self.token = None
-        self.token = self.call(
-            "POST", "/api/v1/auth/token/", {"username": username, "password": f"{username}-pw"}
-        )["token"]
-        self.username = username
-
-    def call(self, method: str, path: str, body: dict | None = None) -> dict:
-        request = urllib.request.Request(self.base_url + path, method=method)  # noqa: S310 - local test server
-        request.add_header("Content-Type", "application/json")
-        if self.token:
-            request.add_header("Authorization", f"Token {self.token}")
-            if method == "POST":
-                self.keys += 1
-                request.add_header("Idempotency-Key", f"{self.username}-{self.keys}")
-        data = json.dumps(body).encode() if body is not None else None
-        with urllib.request.urlopen(request, data, timeout=30) as response:  # noqa: S310
-            return json.loads(response.read())
 
 
 @pytest.mark.django_db(transaction=True)

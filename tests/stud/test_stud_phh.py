@@ -19,9 +19,9 @@ from games.models import Round
 from games.stud import services as stud
 from games.stud.services import Hand
 from payouts import services as money
-from tests.conftest import api_client, make_stud_table, make_user
-from tests.engine.test_phh import WSOP_DIR, WSOP_HANDS
-from tests.engine.test_phh_pokerkit import ALL_IN_ON_THE_ANTES, pokerkit_hand
+from tests.fixtures.phh import ALL_IN_ON_THE_ANTES, WSOP_DIR, WSOP_HANDS, pokerkit_hand
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
 FOLDED_CARD_DEALT_AGAIN = 5  # a seed of pokerkit_hand: eight players, three fold

@@ -22,30 +22,14 @@ from games.tables.rounds import RoundRefused
 from games.tables.tasks import catch_up_stud_table, sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
-from tests.conftest import api_client, make_stud_table, make_user
-from tests.engine.stud_play import eight_players_one_folds, passive
-from tests.games.peer_tables import assert_chips_held, balance, house, running
+from tests.fixtures.peer import assert_chips_held, balance, house, running
+from tests.fixtures.stud import play_passively, to_act
+from tests.fixtures.stud_play import eight_players_one_folds, passive
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
 TABLES = "/api/v1/stud/tables/"
-
-
-def to_act(table):
-    """The user whose turn it is in the running hand."""
-    hand = Hand.from_json(running(table).engine_state)
-    seat = hand.state.to_act
-    return Seat.objects.get(table=table, number=hand.seats[seat], status__in=["seated", "leaving"])
-
-
-def play_passively(table, hands=1):
-    """Bring in, check or call, show: until ``hands`` hands are over."""
-    over = Round.objects.filter(table=table, status="settled").count() + hands
-    while Round.objects.filter(table=table, status="settled").count() < over:
-        seating = to_act(table)
-        state = Hand.from_json(running(table).engine_state).state
-        kinds = [option.kind.value for option in engine.legal_actions(state)]
-        action = next(k for k in ("bring_in", "check", "call", "show") if k in kinds)
-        stud.act(player=seating.player, table=table, action=action)
 
 
 def test_buy_in_moves_money_from_the_wallet_to_the_table(players, stud_table):

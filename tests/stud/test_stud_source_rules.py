@@ -16,9 +16,9 @@ from games.peer import services as peer_tables
 from games.stud import services as stud
 from games.stud.services import Hand
 from payouts.models import AccountKind, LedgerTransaction
-from tests.conftest import api_client, make_user
-from tests.engine.stud_play import stud_deck
-from tests.games.peer_tables import assert_chips_held, balance, house, running
+from tests.fixtures.peer import assert_chips_held, balance, house, running
+from tests.fixtures.stud_play import stud_deck
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
 TABLES = "/api/v1/stud/tables/"

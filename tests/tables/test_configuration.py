@@ -15,7 +15,7 @@ from games.tables import services as table_services
 from games.tables.limits import DEFAULT_LIMITS
 from payouts.models import ChangeStatus, PaytableLine
 from payouts.services import ChangeRefused, propose_paytable_version
-from tests.conftest import joker_draw_limits
+from tests.fixtures.tables import joker_draw_limits
 
 D = Decimal
 

@@ -18,7 +18,8 @@ from games.models import TableLimits
 from games.tables import services as table_services
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion
 from payouts.services import ChangeRefused, draft_editors, propose_paytable_version
-from tests.conftest import joker_draw_limits, make_user
+from tests.fixtures.tables import joker_draw_limits
+from tests.fixtures.users import make_user
 
 
 def logged_in(user) -> Client:

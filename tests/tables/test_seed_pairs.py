@@ -29,9 +29,9 @@ from games.tables import voids
 from games.tables.replay import replay_round
 from games.tables.selectors import dealt_cards
 from payouts import services as money
-from tests.conftest import api_client, make_user
-from tests.games.peer_tables import running
-from tests.games.test_stud_service import play_passively
+from tests.fixtures.peer import running
+from tests.fixtures.stud import play_passively
+from tests.fixtures.users import api_client, make_user
 
 D = Decimal
 SEEDS = "/api/v1/me/seeds/"

@@ -24,7 +24,8 @@ from games.peer import services as peer_tables
 from games.stud import services as stud
 from games.tables.tasks import sweep_overdue_rounds
 from payouts.services import deposit
-from tests.conftest import make_drawmaha_table, make_stud_table, make_user
+from tests.fixtures.tables import make_drawmaha_table, make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 

@@ -16,7 +16,6 @@ from games.drawmaha import services as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SeatStatus
-from games.peer.services import from_cents
 from games.stud import services as stud
 from games.tables.rounds import RoundRefused
 from games.tables.voids import void_round
@@ -24,16 +23,16 @@ from payouts import services as money
 from payouts.models import AccountKind, LedgerTransaction
 from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused
+from tests.fixtures.peer import (
+    assert_next_hand_dealt,
+    balance,
+    committed,
+    house,
+    running,
+    seat_everyone,
+)
 
 D = Decimal
-
-
-def balance(user) -> Decimal:
-    return money.wallet(user, "USD").balance
-
-
-def house(kind: str) -> Decimal:
-    return money.house_account(kind, "USD").balance
 
 
 def assert_ledger_passes() -> None:
@@ -167,46 +166,10 @@ def test_a_void_and_a_decision_at_once_never_both_apply(funded_player, joker_tab
 # Peer tables -----------------------------------------------------------------------------------
 
 
-def seat_everyone(service, table, users, settings, pause: str) -> None:
-    """Seat ``users`` from seat 1 with 60.00 each before the first hand is dealt to all."""
-    setattr(settings, pause, 60)
-    for number, user in enumerate(users, start=1):
-        service.join(player=user, table=table, seat=number, buy_in=D("60.00"))
-    setattr(settings, pause, 0)
-    service.catch_up(table.pk)
-
-
-def running(table) -> Round:
-    return Round.objects.get(table=table, status=RoundStatus.DECIDING)
-
-
 def to_act(table, hand_type) -> Seat:
     hand = hand_type.from_json(running(table).engine_state)
     number = hand.seats[hand.state.to_act]
     return Seat.objects.get(table=table, number=number, status__in=["seated", "leaving"])
-
-
-def committed(table, hand_type) -> dict[str, Decimal]:
-    """What each player of the running hand has put in its pot so far."""
-    hand = hand_type.from_json(running(table).engine_state)
-    names = {seat.player_id: seat.player.username for seat in Seat.objects.filter(table=table)}
-    return {
-        names[player]: from_cents(chips.committed)
-        for player, chips in zip(hand.players, hand.state.chips, strict=True)
-    }
-
-
-def assert_next_hand_dealt(table, voided: Round, hand_type, buy_in: Decimal) -> None:
-    """The table went on: a new hand is dealt, and every seat's stack plus what it put in the
-    new hand is its whole buy-in again (the voided hand cost nobody anything)."""
-    following = running(table)
-    assert following.nonce == voided.nonce + 1
-    in_new_hand = committed(table, hand_type)
-    for seat in Seat.objects.filter(table=table, status=SeatStatus.SEATED):
-        assert seat.chips + in_new_hand.get(seat.player.username, D(0)) == buy_in
-    seated = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
-    assert house(AccountKind.TABLE_CHIPS) == sum((s.chips for s in seated), D(0))
-    assert house(AccountKind.STAKES_IN_PLAY) == sum(in_new_hand.values(), D(0))
 
 
 def test_a_stud_hand_returns_everyones_pot_chips_even_to_a_player_who_left(

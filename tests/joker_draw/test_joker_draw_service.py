@@ -29,12 +29,6 @@ from tests.fixtures.users import api_client
 D = Decimal
 
 
-@pytest.fixture
-def funded_player(player, pit):
-    money.deposit(player=player, currency="USD", amount=D("100.00"), reason="cash", by=pit)
-    return player
-
-
 def balance(user, currency="USD") -> Decimal:
     return money.wallet(user, currency).balance
 

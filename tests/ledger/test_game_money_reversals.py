@@ -1,28 +1,21 @@
 """Game money is never reversed by one person (the rogue pit boss): a settlement, a stake, a
 buy-in or a cash-out is refused with a stable code; house funding is reversed only when a
-second staff member approves; a settled round is put right by a settlement correction that a
-second staff member approves, which the payout review and the replay show; a round in play is
-voided, in every state, even one whose stake an earlier one-person reversal took back."""
+second staff member approves; a round in play is still voided when an earlier one-person
+reversal took its stake back. A settled round is put right by a settlement correction
+(tests/joker_draw/test_corrections.py); a round in play is voided in every state
+(tests/tables/test_voids_in_every_state.py)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from decimal import Decimal
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
-from django.test import Client
 
 from casino.roles import PLAYER
-from games.drawmaha import services as drawmaha
-from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
-from games.joker_draw import corrections
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
-from games.models import Round, RoundStatus, Seat, SettlementCorrection
+from games.models import RoundStatus
 from games.stud import services as stud
 from games.tables.replay import replay_round
 from games.tables.voids import void_round
@@ -34,43 +27,20 @@ from payouts.models import (
     ReversalProposal,
     TransactionKind,
 )
-from payouts.selectors import check_ledger
-from payouts.services import ChangeRefused, LedgerError, Posting
-from tests.fixtures.peer import assert_next_hand_dealt, running, seat_everyone
-from tests.fixtures.users import make_user
+from payouts.services import LedgerError, Posting
+from tests.fixtures.joker_draw import lost_round
+from tests.fixtures.ledger import assert_ledger_passes
+from tests.fixtures.peer import (
+    act_passively,
+    assert_next_hand_dealt,
+    balance,
+    house,
+    running,
+    seat_everyone,
+)
+from tests.fixtures.users import logged_in, make_user
 
 D = Decimal
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def balance(user) -> Decimal:
-    return money.wallet(user, "USD").balance
-
-
-def house(kind: str) -> Decimal:
-    return money.house_account(kind, "USD").balance
-
-
-def assert_ledger_passes() -> None:
-    assert check_ledger().ok
-    call_command("ledger_check", verbosity=0)
-
-
-@pytest.fixture
-def funded_player(player, pit):
-    money.deposit(player=player, currency="USD", amount=D("100.00"), reason="cash", by=pit)
-    return player
-
-
-def lost_round(player, table) -> Round:
-    """JD-5: a box that folds at once loses its ante of 0.30."""
-    round_ = joker_draw.open_round(player=player, table=table, boxes=[BoxRequest(1, D("0.30"))])
-    return joker_draw.act(player=player, round_id=round_.pk, box=1, action="fold")
 
 
 def legacy_reversal(original: LedgerTransaction, by) -> LedgerTransaction:
@@ -218,141 +188,6 @@ def test_a_cage_mistake_is_still_reversed_by_one_person(funded_player, pit):
     assert_ledger_passes()
 
 
-# Settlement corrections: two people, shown by the payouts review and the replay -----------------
-
-
-def test_a_settlement_correction_is_proposed_by_one_and_approved_by_another(
-    funded_player, joker_table, pit, pit2, auditor
-):
-    round_ = lost_round(funded_player, joker_table)
-    wallet, bankroll = balance(funded_player), house(AccountKind.HOUSE_BANKROLL)
-    proposed = logged_in(pit).post(
-        f"/staff/rounds/{round_.pk}/corrections/",
-        {"box_1": "0.30", "reason": "the fold was the table's fault"},
-    )
-    assert proposed.status_code == 302
-    correction = SettlementCorrection.objects.get(round=round_)
-    assert (correction.amounts, correction.status) == ({"1": "0.30"}, ChangeStatus.DRAFT)
-    assert balance(funded_player) == wallet
-
-    own = logged_in(pit).post(f"/staff/corrections/{correction.pk}/approve/")
-    assert own.status_code == 400
-    assert "separation of duties" in own.content.decode()
-    action = {"action": "approve", "_selected_action": [correction.pk]}
-    admin = logged_in(pit).post("/admin/games/settlementcorrection/", action, follow=True)
-    assert "separation of duties" in admin.content.decode()
-    with pytest.raises(ChangeRefused, match="separation of duties"):
-        corrections.approve_correction(correction, by=pit)
-    assert balance(funded_player) == wallet
-
-    assert logged_in(pit2).post(f"/staff/corrections/{correction.pk}/approve/").status_code == 302
-    correction.refresh_from_db()
-    assert (correction.status, correction.approved_by) == (ChangeStatus.APPROVED, pit2)
-    assert correction.transaction.reference == f"round:{round_.pk}:correction:{correction.pk}"
-    assert correction.transaction.kind == TransactionKind.CORRECTION
-    assert balance(funded_player) == wallet + D("0.30")
-    assert house(AccountKind.HOUSE_BANKROLL) == bankroll - D("0.30")
-
-    report = replay_round(round_)
-    assert report.ok, report.mismatches
-    assert len(report.corrections) == 1
-    assert "box 1 +0.30" in report.corrections[0]
-    out = StringIO()
-    call_command("replay_round", round_.pk, stdout=out)
-    assert "CORRECTED correction" in out.getvalue()
-    review = logged_in(auditor).get("/staff/payouts/").content.decode()
-    assert "0.30 (approved correction)" in review
-    assert "box 1: 0.30" in logged_in(auditor).get(f"/staff/rounds/{round_.pk}/").content.decode()
-    # The export says what was paid, as the review does: the box's result and its correction.
-    export = logged_in(auditor).get("/staff/payouts.csv")
-    (row,) = csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode()))
-    assert (row["round"], row["total_result"], row["correction"]) == (
-        str(round_.pk),
-        "-0.30",
-        "0.30",
-    )
-    assert_ledger_passes()
-
-
-def test_a_correction_changed_by_a_colleague_is_approved_by_a_third(
-    funded_player, joker_table, pit, pit2, admin_user
-):
-    import pghistory
-
-    round_ = lost_round(funded_player, joker_table)
-    correction = corrections.propose_correction(
-        round_, amounts={1: D("0.30")}, reason="misread", by=pit
-    )
-    with pghistory.context(user=pit2.pk):
-        SettlementCorrection.objects.filter(pk=correction.pk).update(amounts={"1": "30.00"})
-    with pytest.raises(ChangeRefused, match="whoever changes a draft cannot approve it"):
-        corrections.approve_correction(correction, by=pit2)
-    corrections.approve_correction(correction, by=admin_user)
-    assert balance(funded_player) == D("99.70") + D("30.00")
-
-
-def test_a_second_correction_waits_until_the_first_is_decided(
-    funded_player, joker_table, pit, pit2
-):
-    """A form sent twice proposes one correction: a round with a draft waiting takes no other,
-    so one approver's pass over the list cannot pay the player twice."""
-    round_ = lost_round(funded_player, joker_table)
-    first = corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
-    with pytest.raises(ChangeRefused) as refused:
-        corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
-    assert "already waiting" in refused.value.errors["round"]
-    assert list(SettlementCorrection.objects.values_list("pk", flat=True)) == [first.pk]
-    corrections.approve_correction(first, by=pit2)
-    # Once decided, a further correction may be proposed (and needs its own approval).
-    second = corrections.propose_correction(round_, amounts={1: D("0.10")}, reason="r2", by=pit)
-    assert second.status == ChangeStatus.DRAFT
-
-
-@pytest.mark.parametrize(
-    ("amounts", "reason", "field"),
-    [
-        ({1: D("0.30")}, " ", "reason"),
-        ({2: D("0.30")}, "r", "amounts.2"),
-        ({1: D("0")}, "r", "amounts.1"),
-        ({1: D("0.305")}, "r", "amounts.1"),
-        ({}, "r", "amounts"),
-    ],
-)
-def test_a_correction_names_a_box_of_the_round_an_amount_and_a_reason(
-    amounts, reason, field, funded_player, joker_table, pit
-):
-    round_ = lost_round(funded_player, joker_table)
-    with pytest.raises(ChangeRefused) as refused:
-        corrections.propose_correction(round_, amounts=amounts, reason=reason, by=pit)
-    assert field in refused.value.errors
-    assert not SettlementCorrection.objects.exists()
-
-
-def test_a_round_in_play_is_voided_not_corrected(funded_player, joker_table, pit):
-    round_ = joker_draw.open_round(
-        player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
-    with pytest.raises(ChangeRefused) as refused:
-        corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
-    assert "a round in play is voided" in refused.value.errors["round"]
-
-
-def test_a_correction_taking_back_more_than_the_wallet_holds_is_refused(
-    funded_player, joker_table, pit, pit2
-):
-    round_ = lost_round(funded_player, joker_table)
-    correction = corrections.propose_correction(
-        round_, amounts={1: D("-500.00")}, reason="paid twice", by=pit
-    )
-    posted = LedgerTransaction.objects.count()
-    with pytest.raises(ChangeRefused) as refused:
-        corrections.approve_correction(correction, by=pit2)
-    assert "Insufficient funds" in refused.value.errors["amounts"]
-    correction.refresh_from_db()
-    assert correction.status == ChangeStatus.DRAFT
-    assert LedgerTransaction.objects.count() == posted
-
-
 # Reversals posted before the rule: shown, and never in the way of a void ----------------------
 
 
@@ -390,95 +225,3 @@ def test_a_stud_hand_whose_ante_was_reversed_is_still_voided(players, stud_table
     void_round(hand, by=pit, reason="stuck after a reversal")
     assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
     assert_ledger_passes()
-
-
-# A round in play is voided in every state -------------------------------------------------------
-
-
-@pytest.mark.parametrize("exchanges", [0, 1, 2])
-def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player, joker_table, pit):
-    """JD-5, JD-6: before the first decision, after one exchange and after two."""
-    round_ = joker_draw.open_round(
-        player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"), D("0.30"))]
-    )
-    for count in (2, 1)[:exchanges]:
-        cards = round_.engine_state["boxes"][0]["cards"][:count]
-        round_ = joker_draw.act(
-            player=funded_player, round_id=round_.pk, box=1, action="exchange", cards=cards
-        )
-    assert balance(funded_player) < D("100.00")
-    void_round(round_, by=pit, reason="fault")
-    round_.refresh_from_db()
-    assert round_.status == RoundStatus.VOIDED
-    assert balance(funded_player) == D("100.00")
-    assert house(AccountKind.STAKES_IN_PLAY) == house(AccountKind.BONUS) == D("0.00")
-    assert_ledger_passes()
-
-
-def act_passively(service, engine, table) -> None:
-    """The player to act in the running hand checks, calls, stands pat or shows."""
-    hand = service.Hand.from_json(running(table).engine_state)
-    state = hand.state
-    player = Seat.objects.get(table=table, number=hand.seats[state.to_act], status="seated").player
-    options = {getattr(o, "kind", None) or o.choice for o in engine.legal_actions(state)}
-    kind = next(k for k in ("exchange", "check", "call", "bring_in", "show") if k in options)
-    service.act(player=player, table=table, action=kind)
-
-
-def play_passively(service, engine, table, street: str) -> None:
-    """Play passively until the running hand reaches ``street``."""
-    for _ in range(100):
-        if service.Hand.from_json(running(table).engine_state).state.street == street:
-            return
-        act_passively(service, engine, table)
-    raise AssertionError(f"the hand never reached {street}")
-
-
-@pytest.mark.parametrize("street", [s.value for s in stud_engine.Street if s.value != "over"])
-def test_a_stud_hand_is_voided_on_every_street(street, players, stud_table, pit, settings):
-    seat_everyone(stud, stud_table, players[:2], settings, "STUD_HAND_PAUSE_SECONDS")
-    hand = running(stud_table)
-    play_passively(stud, stud_engine, stud_table, street)
-    void_round(hand, by=pit, reason="fault")
-    assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
-    assert_ledger_passes()
-
-
-@pytest.mark.parametrize("street", [s.value for s in drawmaha_engine.Street if s.value != "over"])
-def test_a_drawmaha_hand_is_voided_on_every_street(street, players, drawmaha_table, pit, settings):
-    seat_everyone(drawmaha, drawmaha_table, players[:2], settings, "DRAWMAHA_HAND_PAUSE_SECONDS")
-    hand = running(drawmaha_table)
-    play_passively(drawmaha, drawmaha_engine, drawmaha_table, street)
-    void_round(hand, by=pit, reason="fault")
-    assert_next_hand_dealt(drawmaha_table, hand, drawmaha.Hand, D("60.00"))
-    assert_ledger_passes()
-
-
-def test_only_pit_staff_propose_and_approve_corrections_on_the_staff_pages(
-    funded_player, joker_table, pit, auditor
-):
-    round_ = lost_round(funded_player, joker_table)
-    form = {"box_1": "0.30", "reason": "misread"}
-    for outsider in (funded_player, auditor):
-        page = logged_in(outsider).post(f"/staff/rounds/{round_.pk}/corrections/", form)
-        assert page.status_code == 403
-    correction = corrections.propose_correction(
-        round_, amounts={1: D("0.30")}, reason="misread", by=pit
-    )
-    for outsider in (funded_player, auditor):
-        page = logged_in(outsider).post(f"/staff/corrections/{correction.pk}/approve/")
-        assert page.status_code == 403
-    correction.refresh_from_db()
-    assert correction.status == ChangeStatus.DRAFT
-
-
-def test_a_refused_proposal_on_the_staff_page_is_a_400_naming_the_field(
-    funded_player, joker_table, pit
-):
-    round_ = lost_round(funded_player, joker_table)
-    page = logged_in(pit).post(
-        f"/staff/rounds/{round_.pk}/corrections/", {"box_1": "0.00", "reason": "misread"}
-    )
-    assert page.status_code == 400
-    assert "must be a non-zero amount in whole cents" in page.content.decode()
-    assert not SettlementCorrection.objects.exists()

@@ -5,18 +5,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.test import Client
 
 from games.joker_draw import rtp_lab as rtp
 from games.models import TableLimits
 from payouts import services
 from payouts.models import LedgerTransaction, PaytableVersion, RtpRunStatus, TransactionKind
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.fixtures.users import logged_in
 
 
 def test_cage_deposit_form_posts_once_however_often_it_is_submitted(pit, player):

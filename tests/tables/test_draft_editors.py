@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import pghistory
 import pytest
-from django.test import Client
 
 from casino.roles import PIT_STAFF
 from games.joker_draw import rtp_lab as rtp
@@ -19,13 +18,7 @@ from games.tables import services as table_services
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion
 from payouts.services import ChangeRefused, draft_editors, propose_paytable_version
 from tests.fixtures.tables import joker_draw_limits
-from tests.fixtures.users import make_user
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.fixtures.users import logged_in, make_user
 
 
 @pytest.fixture

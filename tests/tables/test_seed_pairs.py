@@ -39,12 +39,6 @@ ROTATE = "/api/v1/me/seeds/rotate/"
 ROUNDS = "/api/v1/joker-draw/rounds/"
 
 
-@pytest.fixture
-def funded_player(player, pit):
-    money.deposit(player=player, currency="USD", amount=D("100.00"), reason="cash", by=pit)
-    return player
-
-
 def sha256(seed_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
 

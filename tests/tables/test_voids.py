@@ -9,7 +9,6 @@ from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
 from games.drawmaha import services as drawmaha
@@ -19,10 +18,9 @@ from games.models import Round, RoundStatus, Seat, SeatStatus
 from games.stud import services as stud
 from games.tables.rounds import RoundRefused
 from games.tables.voids import void_round
-from payouts import services as money
 from payouts.models import AccountKind, LedgerTransaction
-from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused
+from tests.fixtures.ledger import assert_ledger_passes
 from tests.fixtures.peer import (
     assert_next_hand_dealt,
     balance,
@@ -33,11 +31,6 @@ from tests.fixtures.peer import (
 )
 
 D = Decimal
-
-
-def assert_ledger_passes() -> None:
-    assert check_ledger().ok
-    call_command("ledger_check", verbosity=0)
 
 
 def assert_voided(round_: Round, by, reason: str) -> dict[str, str]:
@@ -59,12 +52,6 @@ def assert_voided(round_: Round, by, reason: str) -> dict[str, str]:
 
 
 # Joker draw ------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def funded_player(player, pit):
-    money.deposit(player=player, currency="USD", amount=D("100.00"), reason="cash", by=pit)
-    return player
 
 
 def test_a_joker_draw_round_returns_ante_extra_ante_bet_and_bonus(

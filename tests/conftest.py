@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
+# The helpers' asserts explain a failure as a test module's own do.
+pytest.register_assert_rewrite("tests.fixtures")
+
 # In the order they build on each other (each module is registered before one that imports it).
 pytest_plugins = [
     "tests.fixtures.workers",

@@ -2,9 +2,9 @@
 bankroll until the round is settled or voided, so a settlement never fails for house funds; an
 opening the bankroll cannot cover is refused, and pit staff see what is held and what is left.
 
-The joker table's bankroll is 10,000.00 USD (tests.conftest). With the shipped paytables a box's
-top payout is 3 antes (two exchanges, paid 1:1) + 6 antes at 20:1 (five of a kind) + the BONUS at
-2000:1: 0.30 and a BONUS of 4.00 hold 8,036.90; 0.30 alone holds 36.90.
+The joker table's bankroll is 10,000.00 USD (tests.fixtures.tables). With the shipped paytables a
+box's top payout is 3 antes (two exchanges, paid 1:1) + 6 antes at 20:1 (five of a kind) + the
+BONUS at 2000:1: 0.30 and a BONUS of 4.00 hold 8,036.90; 0.30 alone holds 36.90.
 """
 
 from __future__ import annotations

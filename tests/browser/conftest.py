@@ -18,13 +18,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.fixtures.browser import TIMEOUT
+
 # Playwright's sync API keeps an event loop running in the test thread for the whole session;
 # the ORM calls a test makes between page actions are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-# Milliseconds an assertion waits (and the page actions of tests that set it): a loaded
-# two-core machine can take seconds to run a page's scripts.
-TIMEOUT = 15_000
 expect.set_options(timeout=TIMEOUT)
 
 SCREENSHOT_DIR = Path(os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots"))

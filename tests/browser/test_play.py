@@ -21,8 +21,8 @@ from games.stud.serializers import table_json as stud_table_json
 from games.stud.services import Hand
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
-from tests.browser.conftest import TIMEOUT
-from tests.engine.stud_play import stud_deck
+from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.stud_play import stud_deck
 
 
 @pytest.fixture

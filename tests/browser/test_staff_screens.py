@@ -17,7 +17,8 @@ from games.stud import services as stud
 from games.tables import seeds
 from payouts import services as money
 from payouts.models import ChangeStatus
-from tests.conftest import make_stud_table, make_user
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 

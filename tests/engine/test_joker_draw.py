@@ -31,6 +31,7 @@ from games.engine.joker_draw import (
     to_json,
     top_payout,
 )
+from tests.fixtures.joker_draw import stacked_deck
 
 D = Decimal
 BET_PAYTABLE = {
@@ -44,16 +45,6 @@ BONUS_PAYTABLE = {
     "four_of_a_kind": Fraction(200), "straight_flush": Fraction(500),
     "royal_flush": Fraction(1000), "five_of_a_kind": Fraction(2000),
 }  # fmt: skip
-
-
-def stacked_deck(boxes: list[str], dealer: str, then: str = "") -> list[Card]:
-    """A deck that deals these hands one card at a time (JD-3), then `then` from the top,
-    then every other card in canonical order."""
-    hands = [parse_cards(hand) for hand in [*boxes, dealer]]
-    order = [hand[round_] for round_ in range(5) for hand in hands]
-    order += parse_cards(then)
-    assert len(set(order)) == len(order), "a card is stacked twice"
-    return order + [card for card in ALL_CARDS if card not in set(order)]
 
 
 def play(boxes, dealer, then="", antes=None, bonuses=None):

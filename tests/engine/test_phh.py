@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 import tomllib
 from dataclasses import replace
-from pathlib import Path
 
 import pokerkit
 import pytest
@@ -18,25 +17,8 @@ from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
 from games.engine.stud import start_hand
 from games.engine.stud_phh import HandHistory
-from tests.engine.stud_play import TABLE, passive, random_hand
-
-# The PHH test vectors kept with the suite (see tests/data/README.md).
-WSOP_DIR = Path(__file__).resolve().parents[1] / "data" / "wsop-2023-43-f7s"
-WSOP_HANDS = [
-    "wsop-2023-43-day5-5_00_22_43.phh",
-    "wsop-2023-43-day5-6_00_25_05.phh",
-    "wsop-2023-43-day5-7_00_29_03.phh",
-    "wsop-2023-43-day5-8_00_30_52.phh",
-    "wsop-2023-43-day5-9_00_32_02.phh",
-    "wsop-2023-43-day5-10_00_34_43.phh",
-    "wsop-2023-43-day5-11_00_35_59.phh",
-    "wsop-2023-43-day5-69_03_05_55.phh",
-    "wsop-2023-43-day5-71_03_11_08.phh",
-    "wsop-2023-43-day5-72_03_12_55.phh",
-    "wsop-2023-43-day5-73_03_14_40.phh",
-    "wsop-2023-43-day5-74_03_17_31.phh",
-    "wsop-2023-43-day5-75_03_19_14.phh",
-]
+from tests.fixtures.phh import WSOP_DIR, WSOP_HANDS
+from tests.fixtures.stud_play import TABLE, passive, random_hand
 
 
 def wsop_text(name: str) -> str:

@@ -6,13 +6,10 @@ that the named rule is the reason."""
 
 from __future__ import annotations
 
-import random
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable
 
-import pokerkit
 import pytest
 
 from games.engine import stud_phh as phh
@@ -20,86 +17,9 @@ from games.engine.cards import parse_card
 from games.engine.common import RuleViolation
 from games.engine.stud import StudState
 from games.engine.stud_phh import HandHistory, Replay
+from tests.fixtures.phh import ALL_IN_ON_THE_ANTES, pokerkit_hand
 
 HANDS = 500
-ANTE, BRING_IN, SMALL_BET, BIG_BET = 5, 10, 20, 40
-STACKS = (3, 5, 30, 70, 150, 400, 1000, 1000)  # 3 and 5: all in on the ante
-PLAYERS = (2, 3, 5, 7, 8, 8, 8, 8)  # mostly eight: the deck runs out (ST-9)
-CONCEDE = 0.3  # how often a player who may muck a hand that could win does
-AUTOMATIONS = (
-    pokerkit.Automation.ANTE_POSTING,
-    pokerkit.Automation.BET_COLLECTION,
-    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-    pokerkit.Automation.HAND_KILLING,
-    pokerkit.Automation.CHIPS_PUSHING,
-    pokerkit.Automation.CHIPS_PULLING,
-)
-
-
-def pokerkit_hand(seed: int) -> tuple[str, tuple[int, ...]]:
-    """A hand PokerKit plays with random legal decisions from ``random.Random(seed)``, as the PHH
-    text PokerKit writes, and PokerKit's finishing stacks. Cards come off PokerKit's deck, then
-    (the deck run out) its reserve of burnt and folded cards, as PokerKit deals them; the seeded
-    generator picks them, so the hand does not depend on PokerKit's own shuffle."""
-    rng = random.Random(seed)
-    players = rng.choice(PLAYERS)
-    stacks = [rng.choice(STACKS) for _ in range(players)]
-    # PHH's default leaves the antes untrimmed (all of them in the first pot); mostly trimmed.
-    game = pokerkit.FixedLimitSevenCardStud(
-        AUTOMATIONS, rng.random() < 0.9, ANTE, BRING_IN, SMALL_BET, BIG_BET
-    )
-    state = game(stacks, players)
-    while state.status:
-        if state.can_burn_card():
-            state.burn_card(_next_card(state, rng))
-        elif state.can_deal_hole():
-            state.deal_hole(_next_card(state, rng))
-        elif state.can_deal_board():
-            state.deal_board(_next_card(state, rng))
-        elif state.can_show_or_muck_hole_cards():
-            concede = _may_concede(state) and rng.random() < CONCEDE
-            state.show_or_muck_hole_cards(False if concede else None)  # None: PokerKit's choice
-        else:
-            state = _decide(state, rng)
-    history = pokerkit.HandHistory.from_game_state(
-        game, state, ante_trimming_status=game.ante_trimming_status
-    )
-    history.finishing_stacks = list(state.stacks)
-    return history.dumps(), tuple(state.stacks)
-
-
-def _next_card(state: pokerkit.State, rng: random.Random) -> pokerkit.Card:
-    deck = sorted(state.deck_cards, key=repr)
-    return rng.choice(deck or sorted(state.reserved_cards, key=repr))
-
-
-def _may_concede(state: pokerkit.State) -> bool:
-    """Whether the player to show may muck at the final showdown while someone who put in as
-    much has shown (so every pot keeps a hand; PokerKit loses the chips of a pot nobody shows)."""
-    seat = state.showdown_index
-    assert seat is not None
-    shown = [
-        other
-        for other in state.player_indices
-        if state.statuses[other] and other != seat and other not in state.showdown_indices
-    ]
-    return state.street is state.streets[-1] and any(
-        state.payoffs[other] <= state.payoffs[seat] for other in shown
-    )
-
-
-def _decide(state: pokerkit.State, rng: random.Random) -> pokerkit.State:
-    options: list[Callable[[], object]] = []
-    if state.can_post_bring_in():
-        options.append(state.post_bring_in)
-    if state.can_fold():
-        options.append(state.fold)
-    if state.can_check_or_call():
-        options += [state.check_or_call] * 4
-    if state.can_complete_bet_or_raise_to():
-        options += [state.complete_bet_or_raise_to] * 3
-    rng.choice(options)()
-    return state
 
 
 # The rules the project follows differently, each checked against the hand --------------------
@@ -253,8 +173,6 @@ def conceded(result: Replay[StudState]) -> bool:
 
 
 # What PokerKit writes, one case at a time --------------------------------------------------------
-
-ALL_IN_ON_THE_ANTES = 2  # two players with 5 each: PokerKit shows three cards, then seven
 
 
 def test_hands_shown_all_in_before_the_last_cards_replay():

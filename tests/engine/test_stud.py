@@ -27,7 +27,7 @@ from games.engine.stud import (
     start_hand,
     to_json,
 )
-from tests.engine.stud_play import (
+from tests.fixtures.stud_play import (
     TABLE,
     K,
     audit_cards,

@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from payouts.models import LedgerTransaction
-from tests.robustness.routes import Route, allowed_methods, fetch, routes
+from tests.fixtures.routes import Route, allowed_methods, fetch, routes
 
 ROLES = ("anonymous", "player", "pit", "auditor", "admin_user")
 STAFF = ("pit", "auditor", "admin_user")

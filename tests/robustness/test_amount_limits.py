@@ -13,9 +13,9 @@ from django.test import Client
 from games.models import TableLimits
 from payouts import services
 from payouts.models import ChangeStatus
-from tests.conftest import api_client
-from tests.robustness.conftest import World
-from tests.robustness.refusals import amount_requests, post, refused, snapshot
+from tests.fixtures.refusals import amount_requests, post, refused, snapshot
+from tests.fixtures.users import api_client
+from tests.fixtures.world import World
 
 LARGEST = "999999999999.99"
 BEYOND = ["1000000000000.00", "9999999999999.99", "1" * 40]

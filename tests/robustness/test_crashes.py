@@ -46,8 +46,9 @@ from payouts import services as money
 from payouts.models import LedgerEntry, LedgerTransaction
 
 # The module, not its names: a function named test_... imported here would be collected.
-from tests import celery_worker as workers
-from tests.conftest import joker_draw_limits, make_user
+from tests.fixtures import workers
+from tests.fixtures.tables import joker_draw_limits
+from tests.fixtures.users import make_user
 
 ROOT = Path(__file__).resolve().parents[2]
 # Inside the transaction: the client's retry finds nothing done and does it all.

@@ -17,10 +17,11 @@ from rest_framework.test import APIClient
 
 from games.models import Round
 from games.stud import services as stud
-from tests.conftest import api_client, make_stud_table
-from tests.robustness.conftest import Secrets, World, cards, leaks
-from tests.robustness.refusals import amount_requests, post, refused, snapshot
-from tests.robustness.routes import fetch, routes
+from tests.fixtures.refusals import amount_requests, post, refused, snapshot
+from tests.fixtures.routes import fetch, routes
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import api_client
+from tests.fixtures.world import Secrets, World, cards, leaks
 
 MALFORMED = ["1e9", "-0.30", "0.3000001", "NaN", "Infinity", "1" * 400, "", " 0.30", 0.3, None]
 

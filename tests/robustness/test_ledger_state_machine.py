@@ -34,7 +34,8 @@ from payouts import services as money
 from payouts.models import AccountKind
 from payouts.selectors import check_ledger
 from payouts.services import ChangeRefused, InsufficientFunds
-from tests.conftest import make_stud_table, make_user
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import make_user
 
 D = Decimal
 STEPS = int(os.environ.get("STATE_MACHINE_STEPS", "30"))

@@ -24,8 +24,9 @@ from rest_framework.authtoken.models import Token
 from casino.roles import PLAYER
 from games.stud import services as stud
 from payouts.services import deposit
-from tests.celery_worker import ROOT, private_broker_url, worker_env
-from tests.conftest import make_stud_table, make_user
+from tests.fixtures.tables import make_stud_table
+from tests.fixtures.users import make_user
+from tests.fixtures.workers import ROOT, private_broker_url, worker_env
 
 READY_SECONDS = 60.0
 PLAYERS = 4

@@ -21,9 +21,10 @@ from games.models import Round, RoundEvent, Seat
 from games.stud import services as stud
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
-from tests.conftest import make_drawmaha_table, make_stud_table, make_user
-from tests.robustness.conftest import World
-from tests.robustness.http import ApiUser
+from tests.fixtures.http import ApiUser
+from tests.fixtures.tables import make_drawmaha_table, make_stud_table
+from tests.fixtures.users import make_user
+from tests.fixtures.world import World
 
 D = Decimal
 RETRIES = 5

@@ -20,7 +20,7 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from schemathesis.generation.modes import GenerationMode
 
-from tests.robustness.routes import sample_kind
+from tests.fixtures.routes import sample_kind
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 

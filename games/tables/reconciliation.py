@@ -20,15 +20,16 @@ from functools import cached_property
 
 from django.db.models import Sum
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA
 from games.engine import joker_draw
 from games.models import Game, Round, RoundStatus, Seat
-from games.peer.services import PeerGame, from_cents
-from games.stud import services as stud
+from games.peer.hands import from_cents
+from games.peer.services import PeerGame
+from games.stud.tasks import STUD
 from payouts.models import Account, AccountKind
 
 ZERO = Decimal("0.00")
-_PEER_GAMES: dict[str, PeerGame] = {Game.SEVEN_CARD_STUD: stud.GAME, Game.DRAWMAHA: drawmaha.GAME}
+_PEER_GAMES: dict[str, PeerGame] = {Game.SEVEN_CARD_STUD: STUD, Game.DRAWMAHA: DRAWMAHA}
 
 
 def _house_balances(kind: str) -> dict[str, Decimal]:

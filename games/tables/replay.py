@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Sum
 
-from games.drawmaha import services as drawmaha_service
+from games.drawmaha import hand as drawmaha_service
 from games.engine import drawmaha, fairness, joker_draw, stud
 from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.cards import parse_cards
@@ -23,8 +23,8 @@ from games.engine.common import Event, RuleViolation
 from games.engine.dealer import Deck
 from games.engine.drawmaha import DrawAction, DrawChoice
 from games.models import Game, Round, RoundStatus, TableLimits
-from games.peer.services import from_cents
-from games.stud.services import ACTIONS, SERVICE_EVENTS, Hand, engine_table
+from games.peer.hands import SERVICE_EVENTS, from_cents
+from games.stud.hand import ACTIONS, Hand, engine_table
 from payouts.models import AccountKind, ChangeStatus, LedgerEntry, LedgerTransaction
 
 
@@ -291,9 +291,7 @@ def replay_drawmaha(round_: Round) -> ReplayReport:
     state, produced = drawmaha.start_hand(
         drawmaha_service.engine_table(limits), opened["starting_stacks"], opened["button"], deck
     )
-    played = [
-        (kind, data) for kind, data in recorded[1:] if kind not in drawmaha_service.SERVICE_EVENTS
-    ]
+    played = [(kind, data) for kind, data in recorded[1:] if kind not in SERVICE_EVENTS]
     for number, (kind, data) in enumerate(played, start=1):
         decision = _drawmaha_decision(kind, data)
         if decision is None:

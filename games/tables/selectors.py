@@ -14,7 +14,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
-from games.drawmaha import services as drawmaha_service
+from games.drawmaha import hand as drawmaha_service
 from games.engine import joker_draw
 from games.models import (
     BoxSettlement,
@@ -28,8 +28,8 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
-from games.peer.services import from_cents
-from games.stud import services as stud_service
+from games.peer.hands import from_cents
+from games.stud import hand as stud_service
 from games.tables.alerts import CatchUpFailure, catch_up_failures
 from games.tables.limits import top_round_payout
 from payouts.models import AccountKind, ChangeStatus, LedgerEntry

@@ -11,11 +11,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.faults import fault_point
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA
 from games.joker_draw import rtp_monitor
 from games.joker_draw import services as joker_draw
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus
-from games.stud import services as stud
+from games.stud.tasks import STUD
 from games.tables import alerts
 
 logger = logging.getLogger(__name__)
@@ -45,20 +45,6 @@ def fold_overdue_boxes() -> int:
     return len(overdue)
 
 
-@shared_task(name="games.tasks.catch_up_stud_table", acks_late=True)
-def catch_up_stud_table(table_id: int) -> None:
-    """Act for a stud player whose time ran out, or deal the hand that is due; harmless if
-    nothing is due any more."""
-    stud.catch_up(table_id)
-
-
-@shared_task(name="games.tasks.catch_up_drawmaha_table", acks_late=True)
-def catch_up_drawmaha_table(table_id: int) -> None:
-    """Act for a Drawmaha player whose time ran out, or deal the hand that is due; harmless if
-    nothing is due any more."""
-    drawmaha.catch_up(table_id)
-
-
 @shared_task(name="games.tasks.sweep_overdue_rounds")
 def sweep_overdue_rounds() -> int:
     """Fold every overdue decision and deal every due stud and Drawmaha hand, so a lost timer
@@ -74,8 +60,8 @@ def sweep_overdue_rounds() -> int:
         for round_id, table_id in overdue
     ]
     for game, catch_up in (
-        (Game.SEVEN_CARD_STUD, stud.catch_up),
-        (Game.DRAWMAHA, drawmaha.catch_up),
+        (Game.SEVEN_CARD_STUD, STUD.catch_up),
+        (Game.DRAWMAHA, DRAWMAHA.catch_up),
     ):
         catch_ups += [
             (table_id, functools.partial(catch_up, table_id))

@@ -18,11 +18,12 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA
 from games.engine.common import Event
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer import services as peer_tables
-from games.stud import services as stud
+from games.peer.hands import from_cents
+from games.stud.tasks import STUD
 from games.tables import seeds
 from payouts.models import AccountKind, LedgerEntry, TransactionKind
 from payouts.services import (
@@ -38,8 +39,8 @@ from payouts.services import (
 VOIDED = "voided"
 # The game's catch-up deals the next hand at a peer table once the pause is over.
 _CATCH_UP: dict[str, Callable[[int], None]] = {
-    Game.SEVEN_CARD_STUD: stud.catch_up,
-    Game.DRAWMAHA: drawmaha.catch_up,
+    Game.SEVEN_CARD_STUD: STUD.catch_up,
+    Game.DRAWMAHA: DRAWMAHA.catch_up,
 }
 
 
@@ -159,10 +160,8 @@ def _peer_pot(
     """Each player's chips committed to the pot this hand, back to their stack; a player who
     already left is paid to the wallet, one who is leaving is cashed out after the void."""
     table = round_.table
-    hand = (stud.Hand if table.game == Game.SEVEN_CARD_STUD else drawmaha.Hand).from_json(
-        round_.engine_state
-    )
-    committed = [peer_tables.from_cents(chips.committed) for chips in hand.state.chips]
+    hand = (STUD if table.game == Game.SEVEN_CARD_STUD else DRAWMAHA).load_hand(round_.engine_state)
+    committed = [from_cents(chips.committed) for chips in hand.state.chips]
     pot = house_account(AccountKind.STAKES_IN_PLAY, table.currency)
     in_pot = _round_total(round_, AccountKind.STAKES_IN_PLAY)
     if in_pot > sum(committed, Decimal(0)):

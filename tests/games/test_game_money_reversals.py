@@ -16,14 +16,16 @@ from django.core.management import call_command
 from django.test import Client
 
 from casino.roles import PLAYER
-from games.drawmaha import services as drawmaha
+from games.drawmaha.hand import Hand as DrawmahaHand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.joker_draw import corrections
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SettlementCorrection
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables.replay import replay_round
 from games.tables.voids import void_round
 from payouts import services as money
@@ -388,7 +390,7 @@ def test_a_stud_hand_whose_ante_was_reversed_is_still_voided(players, stud_table
     ).first()
     legacy_reversal(ante, pit)
     void_round(hand, by=pit, reason="stuck after a reversal")
-    assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
+    assert_next_hand_dealt(stud_table, hand, StudHand, D("60.00"))
     assert_ledger_passes()
 
 
@@ -417,7 +419,7 @@ def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player
 
 def act_passively(service, engine, table) -> None:
     """The player to act in the running hand checks, calls, stands pat or shows."""
-    hand = service.Hand.from_json(running(table).engine_state)
+    hand = service.load_hand(running(table).engine_state)
     state = hand.state
     player = Seat.objects.get(table=table, number=hand.seats[state.to_act], status="seated").player
     options = {getattr(o, "kind", None) or o.choice for o in engine.legal_actions(state)}
@@ -428,7 +430,7 @@ def act_passively(service, engine, table) -> None:
 def play_passively(service, engine, table, street: str) -> None:
     """Play passively until the running hand reaches ``street``."""
     for _ in range(100):
-        if service.Hand.from_json(running(table).engine_state).state.street == street:
+        if service.load_hand(running(table).engine_state).state.street == street:
             return
         act_passively(service, engine, table)
     raise AssertionError(f"the hand never reached {street}")
@@ -440,7 +442,7 @@ def test_a_stud_hand_is_voided_on_every_street(street, players, stud_table, pit,
     hand = running(stud_table)
     play_passively(stud, stud_engine, stud_table, street)
     void_round(hand, by=pit, reason="fault")
-    assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
+    assert_next_hand_dealt(stud_table, hand, StudHand, D("60.00"))
     assert_ledger_passes()
 
 
@@ -450,7 +452,7 @@ def test_a_drawmaha_hand_is_voided_on_every_street(street, players, drawmaha_tab
     hand = running(drawmaha_table)
     play_passively(drawmaha, drawmaha_engine, drawmaha_table, street)
     void_round(hand, by=pit, reason="fault")
-    assert_next_hand_dealt(drawmaha_table, hand, drawmaha.Hand, D("60.00"))
+    assert_next_hand_dealt(drawmaha_table, hand, DrawmahaHand, D("60.00"))
     assert_ledger_passes()
 
 

@@ -14,13 +14,15 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.hand import Hand as DrawmahaHand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import fairness
 from games.engine import joker_draw as joker_engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Table
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from payouts import services as money
 from payouts.models import PaytableVersion
 
@@ -119,8 +121,8 @@ def _secrets(world: World) -> dict[str, Secrets]:
     player, other = world.player, world.other_player
     joker_state = joker_engine.from_json(world.open_round.engine_state)
     box_cards = Secrets((), tuple(cards(box.cards) for box in joker_state.boxes))
-    stud_hand = stud.Hand.from_json(world.stud_hand.engine_state)
-    dm_hand = drawmaha.Hand.from_json(world.drawmaha_hand.engine_state)
+    stud_hand = StudHand.from_json(world.stud_hand.engine_state)
+    dm_hand = DrawmahaHand.from_json(world.drawmaha_hand.engine_state)
 
     def down_cards(user: User) -> Secrets:
         stud_down = stud_hand.state.hands[stud_hand.players.index(user.pk)].down

@@ -22,7 +22,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from casino.roles import PLAYER
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from payouts.services import deposit
 from tests.celery_worker import ROOT, private_broker_url, worker_env
 from tests.conftest import make_stud_table, make_user

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundEvent, Seat
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
 from tests.conftest import make_drawmaha_table, make_stud_table, make_user

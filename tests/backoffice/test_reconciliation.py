@@ -57,7 +57,9 @@ def peer_hands(players, pit, pit2, settings) -> None:
             running = Round.objects.get(table=table, status=RoundStatus.DECIDING)
             hand = service.load_hand(running.engine_state)
             legal = [option.kind.value for option in engine.legal_actions(hand.state)]
-            seating = Seat.objects.get(pk=hand.seat_ids[hand.state.to_act])
+            to_act = hand.state.to_act
+            assert to_act is not None  # a hand in play waits for a player
+            seating = Seat.objects.get(pk=hand.seat_ids[to_act])
             action = "fold" if "fold" in legal else legal[0]
             service.act(player=seating.player, table=table, action=action)
 

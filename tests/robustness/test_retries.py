@@ -17,7 +17,8 @@ from django.core.management import call_command
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
-from games.models import Round, RoundEvent, Seat
+from games.models import Round, RoundEvent, Seat, Table
+from games.peer.services import PeerGame
 from games.stud.tasks import STUD as stud
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
@@ -27,7 +28,10 @@ from tests.robustness.http import ApiUser
 
 D = Decimal
 RETRIES = 5
-TABLES = {"stud": (make_stud_table, stud), "drawmaha": (make_drawmaha_table, drawmaha)}
+TABLES: dict[str, tuple[Callable[..., Table], PeerGame[Any, Any]]] = {
+    "stud": (make_stud_table, stud),
+    "drawmaha": (make_drawmaha_table, drawmaha),
+}
 
 
 @dataclass

@@ -20,16 +20,18 @@ from functools import cached_property
 
 from django.db.models import Sum
 
-from games.drawmaha.tasks import DRAWMAHA
+from games.drawmaha.hand import Hand as DrawmahaHand
 from games.engine import joker_draw
 from games.models import Game, Round, RoundStatus, Seat
 from games.peer.hands import from_cents
-from games.peer.services import PeerGame
-from games.stud.tasks import STUD
+from games.stud.hand import Hand as StudHand
 from payouts.models import Account, AccountKind
 
 ZERO = Decimal("0.00")
-_PEER_GAMES: dict[str, PeerGame] = {Game.SEVEN_CARD_STUD: STUD, Game.DRAWMAHA: DRAWMAHA}
+_PEER_HANDS: dict[str, type[StudHand | DrawmahaHand]] = {
+    Game.SEVEN_CARD_STUD: StudHand,
+    Game.DRAWMAHA: DrawmahaHand,
+}
 
 
 def _house_balances(kind: str) -> dict[str, Decimal]:
@@ -83,7 +85,7 @@ class GameState:
                     stakes[currency] += box.ante + (box.bet or ZERO)
                     bonuses[currency] += box.bonus or ZERO
             else:
-                hand = _PEER_GAMES[game].load_hand(engine_state)
+                hand = _PEER_HANDS[game].from_json(engine_state)
                 stakes[currency] += from_cents(sum(chips.committed for chips in hand.state.chips))
         return stakes, bonuses
 

@@ -20,6 +20,7 @@ from casino.http.permissions import acting_user
 from games.drawmaha.serializers import hand_json as drawmaha_hand_json
 from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
+from games.peer.selectors import peer_dealt_cards
 from games.stud.serializers import hand_json as stud_hand_json
 from games.stud.serializers import visible_events
 from games.tables import live, selectors
@@ -129,10 +130,10 @@ def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
         raise Http404("No such hand.")
     if game == "stud":
         shown = stud_hand_json(hand, request.user)
-        dealt, reshuffles = selectors.peer_dealt_cards(hand, visible_events(hand, request.user))
+        dealt, reshuffles = peer_dealt_cards(hand, visible_events(hand, request.user))
     else:
         shown = drawmaha_hand_json(hand)
-        dealt, reshuffles = selectors.peer_dealt_cards(hand)
+        dealt, reshuffles = peer_dealt_cards(hand)
     return render(
         request,
         "play/recall_hand.html",

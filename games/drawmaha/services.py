@@ -3,10 +3,9 @@ themselves with the button moving each hand, every chip through the ledger, and 
 players who do not act (DM-1..DM-12).
 
 Seats, buy-in and cash-out, the table lock, the ledger transaction of each event, dealing,
-timers and the catch-up are the peer tables' (games.peer.services), shared with
-seven-card stud, to which this module describes the game (``Drawmaha``; games.drawmaha.tasks
-makes its one instance, ``DRAWMAHA``, with the timer that catches its tables up); so is the
-shape of a
+timers and the catch-up are the peer tables' (games.peer.services), shared with seven-card
+stud; this module describes the game to them (``Drawmaha``), and games.drawmaha.tasks makes its
+one instance, ``DRAWMAHA``, with the timer that catches its tables up. So is the shape of a
 hand's life: every write runs in one database transaction under a row lock on the table, so the
 seats, the engine state, the history and the ledger commit together and a hand survives a
 restart exactly where it was; the next touch (a request, the timer, the sweeper) carries it on.

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework.request import Request
+from rest_framework.response import Response
 
-from games.drawmaha import services as drawmaha
 from games.drawmaha.serializers import (
     DrawmahaActionSerializer,
     DrawmahaJoinSerializer,
@@ -16,9 +17,12 @@ from games.drawmaha.serializers import (
     hand_json,
     table_json,
 )
+from games.drawmaha.tasks import DRAWMAHA
 from games.engine import drawmaha_phh as phh_drawmaha
-from games.models import Game, Round
+from games.models import Round
 from games.peer import api as peer_api
+from games.tables.api import IDEMPOTENCY, overdue_first
+from payouts.idempotency import idempotent
 
 
 # Drawmaha shows every hand at its showdown (DM-11): a finished hand looks the same to each
@@ -31,11 +35,11 @@ def _hand_json(hand: Round, viewer: Any) -> dict[str, Any]:
     return hand_json(hand)
 
 
-DRAWMAHA = peer_api.PeerApi(
-    game=Game.DRAWMAHA,
+DRAWMAHA_API = peer_api.PeerApi(
+    service=DRAWMAHA,
+    act=DRAWMAHA.act,
     name="Drawmaha",
     slug="drawmaha",
-    service=drawmaha,
     join_serializer=DrawmahaJoinSerializer,
     action_serializer=DrawmahaActionSerializer,
     table_json=table_json,
@@ -51,14 +55,14 @@ DRAWMAHA = peer_api.PeerApi(
     )
 )
 class DrawmahaTable(peer_api.TableView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API
 
 
 @extend_schema_view(
     post=extend_schema(request=DrawmahaJoinSerializer, operation_id="v1_drawmaha_seats_create")
 )
 class DrawmahaSeats(peer_api.SeatsView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API
 
 
 @extend_schema_view(
@@ -68,7 +72,13 @@ class DrawmahaSeats(peer_api.SeatsView):
     )
 )
 class DrawmahaLeave(peer_api.LeaveView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API
+
+    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @overdue_first(DRAWMAHA.catch_up)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return self.leave(request, pk)
 
 
 @extend_schema_view(
@@ -79,17 +89,23 @@ class DrawmahaLeave(peer_api.LeaveView):
     )
 )
 class DrawmahaActions(peer_api.ActionsView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API
+
+    @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
+    @overdue_first(DRAWMAHA.catch_up)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return self.act(request, pk)
 
 
 @extend_schema_view(get=extend_schema(operation_id="v1_drawmaha_hands_list"))
 class DrawmahaHands(peer_api.HandsView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API
 
 
 @extend_schema_view(get=extend_schema(operation_id="v1_drawmaha_hand_retrieve"))
 class DrawmahaHand(peer_api.HandView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API
 
 
 @extend_schema_view(
@@ -99,4 +115,4 @@ class DrawmahaHand(peer_api.HandView):
     )
 )
 class DrawmahaHandHistory(peer_api.HandHistoryView):
-    api = DRAWMAHA
+    api = DRAWMAHA_API

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.urls import URLPattern
 
-from games.drawmaha import limits, replay, services, urls
+from games.drawmaha import limits, replay, tasks, urls
+from games.drawmaha.hand import Hand
 from games.drawmaha.serializers import hand_json
 from games.models import Game, Round
 from games.peer.game import PeerTableGame
@@ -27,11 +28,11 @@ class Drawmaha(PeerTableGame):
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
         return limits.limit_problems(values)
 
-    def load_hand(self, engine_state: dict[str, Any]) -> services.Hand:
-        return services.Hand.from_json(engine_state)
+    def load_hand(self, engine_state: dict[str, Any]) -> Hand:
+        return Hand.from_json(engine_state)
 
     def catch_up(self, table_id: int) -> None:
-        services.catch_up(table_id)
+        tasks.DRAWMAHA.catch_up(table_id)
 
     def recall(
         self, hand: Round, viewer: User | AnonymousUser
@@ -46,4 +47,4 @@ class Drawmaha(PeerTableGame):
         return urls.urlpatterns
 
 
-DRAWMAHA = Drawmaha()
+GAME = Drawmaha()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.drawmaha import services as drawmaha_service
+from games.drawmaha import hand as drawmaha_hand
 from games.engine import drawmaha
 from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.cards import parse_cards
@@ -12,6 +12,7 @@ from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
 from games.engine.drawmaha import DrawAction, DrawChoice
 from games.models import Round, TableLimits
+from games.peer.hands import SERVICE_EVENTS
 from games.peer.replay import compare_stacks_and_ledger
 from games.tables.replay import compare_events, revealed
 from games.tables.table_game import ReplayReport
@@ -19,7 +20,7 @@ from games.tables.table_game import ReplayReport
 
 def _drawmaha_decision(kind: str, data: dict[str, Any]) -> Action | DrawAction | None:
     """The decision a recorded Drawmaha event stands for, if it is one."""
-    if kind in drawmaha_service.BETTING:
+    if kind in drawmaha_hand.BETTING:
         amount = data["amount"] if kind in WAGERS else None
         return Action(data["seat"], ActionKind(kind), amount)
     if kind == "exchange":
@@ -44,11 +45,9 @@ def replay_drawmaha(round_: Round) -> ReplayReport:
     limits = TableLimits.objects.get(table_id=round_.table_id, number=opened["limits_version"])
     deck = Deck.shuffled(seed, round_.client_seed, round_.nonce)
     state, produced = drawmaha.start_hand(
-        drawmaha_service.engine_table(limits), opened["starting_stacks"], opened["button"], deck
+        drawmaha_hand.engine_table(limits), opened["starting_stacks"], opened["button"], deck
     )
-    played = [
-        (kind, data) for kind, data in recorded[1:] if kind not in drawmaha_service.SERVICE_EVENTS
-    ]
+    played = [(kind, data) for kind, data in recorded[1:] if kind not in SERVICE_EVENTS]
     for number, (kind, data) in enumerate(played, start=1):
         decision = _drawmaha_decision(kind, data)
         if decision is None:
@@ -61,6 +60,6 @@ def replay_drawmaha(round_: Round) -> ReplayReport:
             return report
         produced += more
     compare_events(report, played, produced)
-    stored = drawmaha_service.Hand.from_json(round_.engine_state).state
+    stored = drawmaha_hand.Hand.from_json(round_.engine_state).state
     compare_stacks_and_ledger(report, round_, state, stored)
     return report

@@ -14,7 +14,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.drawmaha.services import ACTIONS, Hand
+from games.drawmaha.hand import ACTIONS, Hand
 from games.engine import drawmaha
 from games.engine import drawmaha_phh as phh_drawmaha
 from games.engine.betting import LegalAction
@@ -22,11 +22,12 @@ from games.engine.common import cards_to_json
 from games.engine.drawmaha import DrawOption
 from games.models import Round, Table
 from games.peer import serializers as peer_serializers
+from games.peer.selectors import PeerTable
 from payouts.serializers import AmountField
 
 
-def table_json(table: Table, viewer: Any) -> dict[str, Any]:
-    return peer_serializers.table_json(table, viewer, hand_in_play_json)
+def table_json(table: Table, seated: PeerTable, viewer: Any) -> dict[str, Any]:
+    return peer_serializers.table_json(table, seated, viewer, hand_in_play_json)
 
 
 def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:

@@ -81,4 +81,4 @@ class JokerDraw(TableGame):
         return urls.urlpatterns
 
 
-JOKER_DRAW = JokerDraw()
+GAME = JokerDraw()

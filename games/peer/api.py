@@ -3,13 +3,15 @@ table, act, and recall finished hands (JSON, or PHH for download).
 
 A game's API module subclasses these views with its ``PeerApi`` and the schema of its own
 (summaries, request bodies); the views hold no docstrings because the schema would show them.
+Leaving and acting are decisions: the game's module gives them their ``post``, which takes the
+overdue decisions at the table first (``overdue_first`` with the game's catch-up), committed on
+their own, then runs ``leave`` or ``act`` as one idempotent request.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
@@ -23,6 +25,8 @@ from rest_framework.views import APIView
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from games.models import Round, RoundStatus, Table
+from games.peer.selectors import PeerTable, peer_table
+from games.peer.services import PeerGame
 from games.tables import selectors
 from games.tables.api import IDEMPOTENCY, NewestRoundsFirst
 from payouts.idempotency import idempotent
@@ -32,14 +36,14 @@ from payouts.idempotency import idempotent
 class PeerApi:
     """What one peer game's endpoints differ by."""
 
-    game: str  # the Game its tables play
+    service: PeerGame[Any, Any]  # the game's tables: joining, leaving, the catch-up
+    act: Callable[..., Round]  # the game's decision, by the action serializer's fields
     name: str  # the game in refusals: "No such seven-card stud table."
     slug: str  # the game in file names: "stud-12.phh"
-    service: ModuleType  # join, leave, act and catch_up of games.services.<game>
     join_serializer: type[serializers.Serializer[None]]
-    # Its fields are the keywords of the service's ``act``.
+    # Its fields are the keywords of ``act``.
     action_serializer: type[serializers.Serializer[None]]
-    table_json: Callable[[Table, Any], dict[str, Any]]
+    table_json: Callable[[Table, PeerTable, Any], dict[str, Any]]
     hand_json: Callable[[Round, Any], dict[str, Any]]  # a hand as the viewer may see it
     phh: Callable[[Round, Any], str]  # a finished hand in the PHH standard, likewise
 
@@ -48,24 +52,28 @@ class PeerView(APIView):
     api: ClassVar[PeerApi]
 
     def table(self, request: Request, pk: int) -> Table:
-        table = selectors.tables_for(request.user, game=self.api.game).filter(pk=pk).first()
+        table = selectors.tables_for(request.user, game=self.api.service.game).filter(pk=pk).first()
         if table is None:
             raise NotFound(f"No such {self.api.name} table.")
         return table
 
     def hand(self, request: Request, pk: int) -> Round:
-        hand = selectors.rounds_for(request.user, game=self.api.game).filter(pk=pk).first()
+        hand = selectors.rounds_for(request.user, game=self.api.service.game).filter(pk=pk).first()
         if hand is None:
             raise NotFound("No such hand.")
         return hand
 
+    def table_json(self, request: Request, table: Table) -> dict[str, Any]:
+        """The table as the requester may see it (the game's serializer hides the others'
+        cards)."""
+        return self.api.table_json(table, peer_table(table), request.user)
+
 
 class TableView(PeerView):
-    # The table as the requester may see it (the game's serializer hides the others' cards).
     @extend_schema(responses={200: dict})
     def get(self, request: Request, pk: int) -> Response:
         self.api.service.catch_up(pk)  # a touch carries the table on: overdue decisions, a due hand
-        return Response(self.api.table_json(self.table(request, pk), request.user))
+        return Response(self.table_json(request, self.table(request, pk)))
 
 
 class SeatsView(PeerView):
@@ -87,46 +95,27 @@ class SeatsView(PeerView):
             seat=incoming.validated_data["seat"],
             buy_in=incoming.validated_data["buy_in"],
         )
-        return Response(self.api.table_json(table, request.user), status=status.HTTP_201_CREATED)
+        return Response(self.table_json(request, table), status=status.HTTP_201_CREATED)
 
 
 class LeaveView(PeerView):
     permission_classes = PLAYERS_ACT
 
-    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    def post(self, request: Request, pk: int) -> HttpResponse:
-        self.api.service.catch_up(pk)  # committed on its own, as for an action
-        return self._leave(request, pk)
-
-    @idempotent
-    def _leave(self, request: Request, pk: int) -> Response:
+    def leave(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         self.api.service.leave(player=acting_user(request), table=table)
-        return Response(self.api.table_json(table, request.user))
+        return Response(self.table_json(request, table))
 
 
 class ActionsView(PeerView):
     permission_classes = PLAYERS_ACT
 
-    @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    def post(self, request: Request, pk: int) -> HttpResponse:
-        # Decisions that came too late are taken and committed before the request's own
-        # transaction, so refusing the late decision does not undo them.
-        self.api.service.catch_up(pk)
-        return self._act(request, pk)
-
-    @idempotent
-    def _act(self, request: Request, pk: int) -> Response:
+    def act(self, request: Request, pk: int) -> Response:
         incoming = self.api.action_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         table = self.table(request, pk)
-        self.api.service.act(
-            player=acting_user(request),
-            table=table,
-            **incoming.validated_data,
-            catch_up_first=False,  # done by post(), outside this transaction
-        )
-        return Response(self.api.table_json(table, request.user))
+        self.api.act(player=acting_user(request), table=table, **incoming.validated_data)
+        return Response(self.table_json(request, table))
 
 
 class HandsView(PeerView):
@@ -140,7 +129,7 @@ class HandsView(PeerView):
         if table is not None and not table.isdigit():
             raise ValidationError({"table": ["table must be a table id."]})
         hands = selectors.rounds_for(
-            request.user, game=self.api.game, table=int(table) if table else None
+            request.user, game=self.api.service.game, table=int(table) if table else None
         )
         paginator = NewestRoundsFirst()
         page = paginator.paginate_queryset(hands, request, view=self) or []

@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Round, RoundStatus, Seat, SeatStatus
-from games.peer.services import from_cents
+from games.peer.hands import PeerHand, PeerState, from_cents
 from games.peer.voids import void_pot
 from games.tables.table_game import CatchUp, Staked, TableGame, VoidedStakes
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 class PeerTableGame(TableGame):
     @abstractmethod
-    def load_hand(self, engine_state: dict[str, Any]) -> Any:
+    def load_hand(self, engine_state: dict[str, Any]) -> PeerHand[PeerState]:
         """The game's stored hand."""
 
     @abstractmethod

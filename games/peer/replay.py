@@ -9,7 +9,7 @@ from django.db.models import Sum
 
 from games.engine import drawmaha, stud
 from games.models import Round
-from games.peer.services import from_cents
+from games.peer.hands import from_cents
 from games.tables.table_game import ReplayReport
 from payouts.models import AccountKind, LedgerEntry
 

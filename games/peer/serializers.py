@@ -7,13 +7,16 @@ Each game's serializers fill in its cards and options; what a viewer may see of 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from games.engine.betting import LegalAction
 from games.engine.common import Event
-from games.models import Round, RoundStatus, Seat, SeatStatus, SeedPair, SeedPairStatus, Table
-from games.peer.services import SERVICE_EVENTS, from_cents
+from games.models import Round, RoundStatus, Table
+from games.peer.hands import SERVICE_EVENTS, PeerHand, PeerState, from_cents
+from games.peer.selectors import PeerTable
 from games.tables.serializers import TableSerializer
+
+Hand = TypeVar("Hand", bound=PeerHand[PeerState])
 
 
 def money(minor_units: int) -> str:
@@ -21,18 +24,15 @@ def money(minor_units: int) -> str:
 
 
 def table_json(
-    table: Table, viewer: Any, hand_in_play: Callable[[Round, Any], dict[str, Any]]
+    table: Table,
+    seated: PeerTable,
+    viewer: Any,
+    hand_in_play: Callable[[Round, Any], dict[str, Any]],
 ) -> dict[str, Any]:
-    """The table, its seats and the running hand as ``viewer`` may see it (``hand_in_play``)."""
-    seats = list(
-        Seat.objects.filter(table=table)
-        .exclude(status=SeatStatus.LEFT)
-        .select_related("player")
-        .order_by("number")
-    )
-    running = Round.objects.filter(table=table, status=RoundStatus.DECIDING).first()
+    """The table, its ``seated`` players and the running hand as ``viewer`` may see it
+    (``hand_in_play``)."""
+    seats, running = seated.seats, seated.running
     mine = next((s for s in seats if s.player_id == viewer.pk), None)
-    next_pair = SeedPair.objects.filter(table=table, status=SeedPairStatus.CURRENT).first()
     return {
         **TableSerializer(table).data,
         "seats": [
@@ -47,13 +47,17 @@ def table_json(
         ],
         "your_seat": mine.number if mine else None,
         # The next hand's server seed, committed before its antes or blinds (FS-2).
-        "next_hand_commitment": next_pair.commitment if next_pair else None,
+        "next_hand_commitment": seated.next_hand_commitment,
         "hand": hand_in_play(running, viewer) if running else None,
     }
 
 
 def _players_json(
-    hand: Any, viewer: Any, *, betting: bool, cards: Callable[[int, bool], dict[str, Any]]
+    hand: PeerHand[PeerState],
+    viewer: Any,
+    *,
+    betting: bool,
+    cards: Callable[[int, bool], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """The players of a game's stored ``hand`` in play, by engine seat: the game's ``cards``
     fields of the seat (true: the viewer's own), the chips, and the bet while ``betting``."""
@@ -76,7 +80,7 @@ def _players_json(
 
 def hand_in_play_json(
     round_: Round,
-    hand: Any,
+    hand: PeerHand[PeerState],
     viewer: Any,
     *,
     table_cards: dict[str, Any],
@@ -118,8 +122,8 @@ def betting_option_json(option: LegalAction) -> dict[str, Any]:
 
 def hand_json(
     round_: Round,
-    load_hand: Callable[[dict[str, Any]], Any],
-    table_cards: Callable[[Any], dict[str, Any]] = lambda hand: {},
+    load_hand: Callable[[dict[str, Any]], Hand],
+    table_cards: Callable[[Hand], dict[str, Any]] = lambda hand: {},
 ) -> dict[str, Any]:
     """A hand for recall: while it is played, only what the commitment publishes; once it is
     over, the seed and every event (FS-7), with the game's ``table_cards`` of the hand."""
@@ -161,7 +165,7 @@ def engine_events(round_: Round) -> list[Event]:
 
 
 def history_extra(
-    round_: Round, hand: Any, recorded: dict[str, Any], **rake_terms: Any
+    round_: Round, hand: PeerHand[PeerState], recorded: dict[str, Any], **rake_terms: Any
 ) -> dict[str, Any]:
     """The PHH file's fields beyond the game's: the seats, the shuffle's seeds, the rake (with
     the game's ``rake_terms``) and the table, user-defined (PHH: names starting with _)."""

@@ -1,6 +1,7 @@
 """What every peer table shares (seven-card stud, Drawmaha): seats bought in from the wallet and
 cashed out, the table lock, dealing, the hand history, one ledger transaction per event of a
-hand, the timers and the catch-up. Each game describes itself once (a ``PeerGame``).
+hand, the timers and the catch-up. Each game describes itself once (a ``PeerGame`` subclass), and
+its tasks module makes the one instance of it, with the task that catches its tables up.
 
 Chips at a table are the players' money held by the house (the TABLE_CHIPS account); a seat's
 stack is its share. A bet moves chips from TABLE_CHIPS into the pot (STAKES_IN_PLAY); an award
@@ -11,13 +12,12 @@ event of the hand history, referenced by the event, so none is ever posted twice
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
@@ -26,9 +26,18 @@ from games.engine.betting import WAGERS
 from games.engine.common import Event, OutOfTurn, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatus
+from games.peer.hands import (
+    HAND_OPENED,
+    LEFT_TABLE,
+    TIMED_OUT,
+    PeerHand,
+    PeerState,
+    from_cents,
+    to_cents,
+)
 from games.tables import live, seeds
 from games.tables.rounds import RoundRefused, limits_in_force, next_nonce, record
-from payouts.models import CENT, Account, AccountKind, TransactionKind
+from payouts.models import Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
 if TYPE_CHECKING:
@@ -38,91 +47,169 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Events the services write around the engine's own: not replayed, but kept in the history.
-HAND_OPENED, TIMED_OUT, LEFT_TABLE = "hand_opened", "timed_out", "left_table"
-SERVICE_EVENTS = frozenset({HAND_OPENED, TIMED_OUT, LEFT_TABLE})
+State = TypeVar("State", bound=PeerState)
+Decision = TypeVar("Decision")
 
 
-@dataclass(frozen=True)
-class PeerGame:
-    """What sets one peer game apart at its tables; the shared functions below take it.
+class Timer(Protocol):
+    """A task that catches one table up (``PeerGame.catch_up``) on a worker, at ``eta``."""
 
-    A game's stored hand (``load_hand``, ``new_hand``) has the engine ``state``, and by engine
-    seat the table ``seats``, the ``players`` in them and the ``seat_ids`` of their sittings,
-    and ``to_json()``."""
-
-    game: str  # the Game its tables play
-    rule: str  # seats, buy-ins and who may act at the table
-    deal_rule: str  # when a hand is dealt and who is in it
-    min_players: int
-    max_players: int
-    pause_setting: str  # the setting with the pause between hands, read at each hand
-    timer_task: str  # the task in games.tables.tasks that catches the table up
-    forced: frozenset[str]  # forced bets into the pot before any decision
-    load_hand: Callable[[dict[str, Any]], Any]
-    new_hand: Callable[[Any, tuple[int, ...], tuple[int, ...], tuple[int, ...]], Any]
-    hand_over: Callable[[Any], bool]
-    deal: Callable[[Table, list[Seat]], Round]
-    default_decision: Callable[[Any, int], Any]  # by the engine state and seat to act
-    play: Callable[[Any, Any], tuple[Any, Sequence[Event]]]  # the engine's apply
-    carry_on: Callable[..., None]  # (round_, hand, *, actor): acts for a player who left
+    def apply_async(self, args: tuple[int], *, eta: datetime) -> object: ...
 
 
-def to_cents(amount: Decimal) -> int:
-    """Money to the engine's integer minor units, exactly (a fraction of a cent is an error)."""
-    value = amount / CENT
-    if value != value.to_integral_value():
-        raise ValueError(f"{amount} is not a whole number of cents")
-    return int(value)
+class PeerGame(ABC, Generic[State, Decision]):
+    """What sets one peer game apart at its tables, with its ``State`` of the engine and the
+    ``Decision`` a player takes; the shared functions below take it. The seats, the catch-up
+    and the hand's life are the same for every game (``join``, ``leave``, ``catch_up``)."""
 
+    game: ClassVar[str]  # the Game its tables play
+    rule: ClassVar[str]  # seats, buy-ins and who may act at the table
+    deal_rule: ClassVar[str]  # when a hand is dealt and who is in it
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    forced: ClassVar[frozenset[str]]  # forced bets into the pot before any decision
 
-def from_cents(minor_units: int) -> Decimal:
-    return (Decimal(minor_units) * CENT).quantize(CENT)
+    def __init__(self, timer: Timer) -> None:
+        self.timer = timer  # sent once a decision or a hand is due, after the commit
+
+    @abstractmethod
+    def pause_seconds(self) -> int:
+        """The pause between hands, read at each hand."""
+
+    @abstractmethod
+    def load_hand(self, data: dict[str, Any]) -> PeerHand[State]:
+        """The hand stored in ``Round.engine_state``."""
+
+    @abstractmethod
+    def new_hand(
+        self,
+        state: State,
+        seats: tuple[int, ...],
+        players: tuple[int, ...],
+        seat_ids: tuple[int, ...],
+    ) -> PeerHand[State]:
+        """The hand to store, by engine seat."""
+
+    @abstractmethod
+    def hand_over(self, hand: PeerHand[State]) -> bool: ...
+
+    @abstractmethod
+    def deal(self, table: Table, ready: Sequence[Seat]) -> Round:
+        """Deal a hand to ``ready`` (``open_hand``)."""
+
+    @abstractmethod
+    def default_decision(self, state: State, seat: int) -> Decision:
+        """What the player at the engine ``seat`` does when the time to act runs out."""
+
+    @abstractmethod
+    def apply(self, state: State, decision: Decision) -> tuple[State, Sequence[Event]]:
+        """The engine's answer to a decision."""
+
+    @abstractmethod
+    def carry_on(self, round_: Round, hand: PeerHand[State], *, actor: User | None) -> None:
+        """Act at once for a player who left, whose turn it is (``leaver_to_act``)."""
+
+    def join(self, *, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
+        """Sit down at ``seat`` with ``buy_in`` from the wallet, within the table's seats and
+        buy-in range (refusals cite the game's rule); then start a hand if one is due."""
+        rule = self.rule
+        limits = limits_in_force(table, game=self.game, rule=rule)
+        seats = cast(int, limits.seats)
+        if not 1 <= seat <= seats:
+            raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule=rule)
+        low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
+        if not low <= buy_in <= high:
+            raise RoundRefused(
+                f"The buy-in must be from {low} to {high}.", field="buy_in", rule=rule
+            )
+        with transaction.atomic():
+            table = locked_table(table.pk, rule=rule, open_only=True)
+            taken = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
+            if taken.filter(player=player).exists():
+                raise RoundRefused(
+                    "You already have a seat at this table.", field="seat", rule=rule, status=409
+                )
+            if taken.filter(number=seat).exists():
+                raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
+            seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
+            # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
+            seeds.table_pair(table)
+            live.table_changed(table.pk)
+            post_transactions(
+                [
+                    Transfer(
+                        kind=TransactionKind.STAKE,
+                        postings=[
+                            Posting(wallet(player, table.currency), -buy_in),
+                            Posting(table_chips(table), buy_in),
+                        ],
+                        reason=f"{seating}: buy-in",
+                        created_by=player,
+                        reference=f"seat:{seating.pk}:buy-in",
+                    )
+                ]
+            )
+            start_or_schedule(self, table)
+        return seating
+
+    def leave(self, *, player: User, table: Table) -> Seat:
+        """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead:
+        the game's ``carry_on`` folds it when the turn comes, and the stack is cashed out once
+        the cards are no longer live."""
+        with transaction.atomic():
+            locked_table(table.pk, rule=self.rule)
+            seating = own_seat(player, table, rule=self.rule)
+            round_ = running_hand(table)
+            hand = self.load_hand(round_.engine_state) if round_ else None
+            if hand is not None and round_ is not None and seat_in_hand(hand, seating):
+                seating.status = SeatStatus.LEAVING
+                seating.save(update_fields=["status"])
+                self.carry_on(round_, hand, actor=player)
+                seating.refresh_from_db()
+            else:
+                cash_out(seating, by=player)
+        return seating
+
+    def catch_up(self, table_id: int) -> None:
+        """Take the decisions whose time ran out and start a hand that is due: the timer task,
+        the sweeper and every request touching the table run this, so nothing waits on a
+        lost timer."""
+        running = Round.objects.filter(
+            table_id=table_id, table__game=self.game, status=RoundStatus.DECIDING
+        )
+        if running.exists():
+            due = running.filter(decision_deadline__lte=timezone.now()).exists()
+        else:
+            due = _dealt_in(table_id).count() >= self.min_players
+        if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
+            return
+        with transaction.atomic():
+            table = locked_table(table_id, rule=self.rule)
+            round_ = running_hand(table)
+            if round_ is None:
+                start_or_schedule(self, table)
+                return
+            timeout = action_time(table)
+            now = timezone.now()
+            while (
+                round_.status == RoundStatus.DECIDING
+                and round_.decision_deadline is not None
+                and round_.decision_deadline <= now
+            ):
+                hand = self.load_hand(round_.engine_state)
+                seat = hand.state.to_act
+                if seat is None:
+                    return
+                deadline = round_.decision_deadline
+                record(round_, [Event(TIMED_OUT, {"seat": seat})], actor=None)
+                play(self, round_, hand, self.default_decision(hand.state, seat), actor=None)
+                if round_.status == RoundStatus.DECIDING:
+                    # Each player has a full action time, counted from the previous deadline.
+                    round_.decision_deadline = deadline + timeout
+                    round_.save(update_fields=["decision_deadline"])
 
 
 # Seats -------------------------------------------------------------------------------------------
-
-
-def join(peer: PeerGame, *, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
-    """Sit down at ``seat`` with ``buy_in`` from the wallet, within the table's seats and buy-in
-    range (refusals cite the game's rule); then start a hand if one is due."""
-    rule = peer.rule
-    limits = limits_in_force(table, game=peer.game, rule=rule)
-    seats = cast(int, limits.seats)
-    if not 1 <= seat <= seats:
-        raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule=rule)
-    low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
-    if not low <= buy_in <= high:
-        raise RoundRefused(f"The buy-in must be from {low} to {high}.", field="buy_in", rule=rule)
-    with transaction.atomic():
-        table = locked_table(table.pk, rule=rule, open_only=True)
-        taken = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
-        if taken.filter(player=player).exists():
-            raise RoundRefused(
-                "You already have a seat at this table.", field="seat", rule=rule, status=409
-            )
-        if taken.filter(number=seat).exists():
-            raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
-        seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
-        # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
-        seeds.table_pair(table)
-        live.table_changed(table.pk)
-        post_transactions(
-            [
-                Transfer(
-                    kind=TransactionKind.STAKE,
-                    postings=[
-                        Posting(wallet(player, table.currency), -buy_in),
-                        Posting(table_chips(table), buy_in),
-                    ],
-                    reason=f"{seating}: buy-in",
-                    created_by=player,
-                    reference=f"seat:{seating.pk}:buy-in",
-                )
-            ]
-        )
-        start_or_schedule(peer, table)
-    return seating
 
 
 def cash_out(seating: Seat, *, by: User | None) -> None:
@@ -162,7 +249,7 @@ def ready_seats(table: Table) -> list[Seat]:
     return list(_dealt_in(table.pk).select_related("player").order_by("number"))
 
 
-def sittings(hand: Any) -> dict[int, Seat]:
+def sittings(hand: PeerHand[PeerState]) -> dict[int, Seat]:
     """The sittings dealt into ``hand`` still at the table, by seat id (a sitting that left is
     cashed out and moves no more chips)."""
     return {
@@ -180,7 +267,7 @@ def next_hand_at(table: Table, ready: Sequence[Seat], pause_seconds: int) -> dat
     return latest + timedelta(seconds=pause_seconds)
 
 
-def update_stacks(hand: Any) -> list[Seat]:
+def update_stacks(hand: PeerHand[PeerState]) -> list[Seat]:
     """The chips of the sittings dealt into ``hand`` from the engine's stacks; returns those still
     at the table. Matched by sitting, never by seat number and player: a player who left during
     the hand and sat down again has a new sitting, whose chips are the new buy-in only."""
@@ -283,48 +370,32 @@ def action_time(table: Table) -> timedelta:
     return timedelta(seconds=limits.action_timeout_seconds or 0 if limits else 0)
 
 
-def schedule(table_id: int, when: datetime, task: Any) -> None:
-    """Ask a worker to run ``task`` (the table's catch-up) at ``when``. If the broker is down the
-    decision or the deal still happens: the sweeper and the next touch run the same check."""
+def schedule(peer: PeerGame[Any, Any], table_id: int, when: datetime) -> None:
+    """Ask a worker to run the game's timer (the table's catch-up) at ``when``, once the
+    transaction commits. If the broker is down the decision or the deal still happens: the
+    sweeper and the next touch run the same check."""
 
     def send() -> None:
         try:
-            task.apply_async((table_id,), eta=when)
+            peer.timer.apply_async((table_id,), eta=when)
         except Exception:  # the broker being down must not fail a committed hand
             logger.warning("could not schedule the timer of table %s", table_id, exc_info=True)
 
     transaction.on_commit(send)
 
 
-def seat_in_hand(hand: Any, seating: Seat) -> bool:
+def seat_in_hand(hand: PeerHand[PeerState], seating: Seat) -> bool:
     """Whether ``seating`` (that sitting, not just its seat number) still holds live cards in
-    ``hand`` (a game's stored hand, with ``seat_ids`` by engine seat and the engine ``state``)."""
+    ``hand``."""
     return seating.pk in hand.seat_ids and hand.seat_ids.index(seating.pk) in hand.state.in_hand
-
-
-def leave(peer: PeerGame, *, player: User, table: Table) -> Seat:
-    """Stand up: the stack goes back to the wallet. In a hand the player's hand is dead: the
-    game's ``carry_on`` folds it when the turn comes, and the stack is cashed out once the cards
-    are no longer live."""
-    with transaction.atomic():
-        locked_table(table.pk, rule=peer.rule)
-        seating = own_seat(player, table, rule=peer.rule)
-        round_ = running_hand(table)
-        hand = peer.load_hand(round_.engine_state) if round_ else None
-        if hand is not None and round_ is not None and seat_in_hand(hand, seating):
-            seating.status = SeatStatus.LEAVING
-            seating.save(update_fields=["status"])
-            peer.carry_on(round_, hand, actor=player)
-            seating.refresh_from_db()
-        else:
-            cash_out(seating, by=player)
-    return seating
 
 
 # Hands -------------------------------------------------------------------------------------------
 
 
-def hand_to_act(peer: PeerGame, player: User, table: Table) -> tuple[Round, Any, int]:
+def hand_to_act(
+    peer: PeerGame[State, Any], player: User, table: Table
+) -> tuple[Round, PeerHand[State], int]:
     """The running hand, under the table lock, and the engine seat of ``player`` in it: only a
     seated player dealt into the hand acts in it (a player who left it and sat down again is
     not: theirs is a new sitting)."""
@@ -341,45 +412,7 @@ def hand_to_act(peer: PeerGame, player: User, table: Table) -> tuple[Round, Any,
     return round_, hand, hand.seat_ids.index(seating.pk)
 
 
-def catch_up(peer: PeerGame, table_id: int) -> None:
-    """Take the decisions whose time ran out and start a hand that is due: the timer tasks, the
-    sweeper and every request touching the table run this, so nothing waits on a lost timer."""
-    running = Round.objects.filter(
-        table_id=table_id, table__game=peer.game, status=RoundStatus.DECIDING
-    )
-    if running.exists():
-        due = running.filter(decision_deadline__lte=timezone.now()).exists()
-    else:
-        due = _dealt_in(table_id).count() >= peer.min_players
-    if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
-        return
-    with transaction.atomic():
-        table = locked_table(table_id, rule=peer.rule)
-        round_ = running_hand(table)
-        if round_ is None:
-            start_or_schedule(peer, table)
-            return
-        timeout = action_time(table)
-        now = timezone.now()
-        while (
-            round_.status == RoundStatus.DECIDING
-            and round_.decision_deadline is not None
-            and round_.decision_deadline <= now
-        ):
-            hand = peer.load_hand(round_.engine_state)
-            seat = hand.state.to_act
-            if seat is None:
-                return
-            deadline = round_.decision_deadline
-            record(round_, [Event(TIMED_OUT, {"seat": seat})], actor=None)
-            play(peer, round_, hand, peer.default_decision(hand.state, seat), actor=None)
-            if round_.status == RoundStatus.DECIDING:
-                # Each player has a full action time, counted from the previous deadline.
-                round_.decision_deadline = deadline + timeout
-                round_.save(update_fields=["decision_deadline"])
-
-
-def start_or_schedule(peer: PeerGame, table: Table) -> None:
+def start_or_schedule(peer: PeerGame[Any, Any], table: Table) -> None:
     """Deal a hand if enough seated players have chips and the pause after the last hand (or the
     last player sitting down) is over; else, if one is coming, set a timer for it."""
     if table.status != TableStatus.OPEN or running_hand(table) is not None:
@@ -387,18 +420,18 @@ def start_or_schedule(peer: PeerGame, table: Table) -> None:
     ready = ready_seats(table)
     if len(ready) < peer.min_players:
         return
-    due = next_hand_at(table, ready, getattr(settings, peer.pause_setting))
+    due = next_hand_at(table, ready, peer.pause_seconds())
     if due > timezone.now():
-        schedule_catch_up(peer, table.pk, due)
+        schedule(peer, table.pk, due)
         return
     peer.deal(table, ready[: peer.max_players])
 
 
 def open_hand(
-    peer: PeerGame,
+    peer: PeerGame[State, Any],
     table: Table,
     ready: Sequence[Seat],
-    start: Callable[[TableLimits, list[int], Deck], tuple[Any, Sequence[Event]]],
+    start: Callable[[TableLimits, list[int], Deck], tuple[State, Sequence[Event]]],
     **opened: Any,
 ) -> Round:
     """Shuffle with the table's seed committed before the hand (FS-2) and the dealt players'
@@ -442,37 +475,46 @@ def open_hand(
     return round_
 
 
-def leaver_to_act(peer: PeerGame, round_: Round, hand: Any, *, actor: User | None) -> int | None:
+def leaver_to_act(
+    peer: PeerGame[Any, Any], round_: Round, hand: PeerHand[PeerState], *, actor: User | None
+) -> int | None:
     """The engine seat of a player who left, whose turn it is: the game acts for them at once
     (recorded here). Otherwise None, with a timer set for the player to act, if any."""
     seat = hand.state.to_act
     if seat is None:
         return None
     if not is_leaving(hand.seat_ids[seat]):
-        schedule_catch_up(peer, round_.table_id, cast(datetime, round_.decision_deadline))
+        schedule(peer, round_.table_id, cast(datetime, round_.decision_deadline))
         return None
     record(round_, [Event(LEFT_TABLE, {"seat": seat})], actor=actor)
-    return cast(int, seat)
+    return seat
 
 
-def schedule_catch_up(peer: PeerGame, table_id: int, when: datetime) -> None:
-    from games.tables import tasks  # the tasks call the services
-
-    schedule(table_id, when, getattr(tasks, peer.timer_task))
-
-
-def play(peer: PeerGame, round_: Round, hand: Any, decision: Any, *, actor: User | None) -> None:
+def play(
+    peer: PeerGame[State, Decision],
+    round_: Round,
+    hand: PeerHand[State],
+    decision: Decision,
+    *,
+    actor: User | None,
+) -> None:
     """A decision through the engine (a refusal names the table's seats), then its events
     recorded and the hand carried on (``after_events``)."""
     try:
-        state, events = peer.play(hand.state, decision)
+        state, events = peer.apply(hand.state, decision)
     except RuleViolation as refused:
         raise refusal(refused, hand.seats) from None
-    after_events(peer, round_, replace(hand, state=state), events, actor=actor)
+    played = peer.new_hand(state, hand.seats, hand.players, hand.seat_ids)
+    after_events(peer, round_, played, events, actor=actor)
 
 
 def after_events(
-    peer: PeerGame, round_: Round, hand: Any, events: Sequence[Event], *, actor: User | None
+    peer: PeerGame[State, Any],
+    round_: Round,
+    hand: PeerHand[State],
+    events: Sequence[Event],
+    *,
+    actor: User | None,
 ) -> None:
     """Record a game's events, move their chips through the ledger, update the stacks, then
     let the hand carry on: a finished hand is settled and the next one started, players who

@@ -5,23 +5,23 @@ from __future__ import annotations
 
 import functools
 from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth.models import User
 
 from games.models import Round, Seat, SeatStatus
 from games.peer import services as peer_tables
+from games.peer.hands import PeerHand, PeerState, from_cents
 from games.tables.table_game import VoidedStakes
 from games.tables.voids import round_total, void_transfer
 from payouts.models import AccountKind
 from payouts.services import Posting, house_account, wallet
 
 
-def void_pot(round_: Round, hand: Any, *, by: User, reason: str) -> VoidedStakes:
+def void_pot(round_: Round, hand: PeerHand[PeerState], *, by: User, reason: str) -> VoidedStakes:
     """Each player's chips committed to the pot this hand, back to their stack; a player who
     already left is paid to the wallet, one who is leaving is cashed out after the void."""
     table = round_.table
-    committed = [peer_tables.from_cents(chips.committed) for chips in hand.state.chips]
+    committed = [from_cents(chips.committed) for chips in hand.state.chips]
     pot = house_account(AccountKind.STAKES_IN_PLAY, table.currency)
     in_pot = round_total(round_, AccountKind.STAKES_IN_PLAY)
     if in_pot > sum(committed, Decimal(0)):

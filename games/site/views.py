@@ -21,6 +21,7 @@ from games import registry
 from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
 from games.peer.game import PeerTableGame
+from games.peer.selectors import peer_dealt_cards
 from games.tables import live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
@@ -130,7 +131,7 @@ def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
     if hand is None:
         raise Http404("No such hand.")
     shown, visible = peer.recall(hand, request.user)
-    dealt, reshuffles = selectors.peer_dealt_cards(hand, visible)
+    dealt, reshuffles = peer_dealt_cards(hand, visible)
     return render(
         request,
         "play/recall_hand.html",

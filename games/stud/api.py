@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from games.engine import stud_phh as phh
-from games.models import Game, Round
+from games.models import Round
 from games.peer import api as peer_api
 from games.stud import services as stud
 from games.stud.serializers import (
@@ -24,7 +24,8 @@ from games.stud.serializers import (
     hand_json,
     table_json,
 )
-from games.tables.api import IDEMPOTENCY
+from games.stud.tasks import STUD
+from games.tables.api import IDEMPOTENCY, overdue_first
 from payouts.idempotency import idempotent
 
 
@@ -32,11 +33,11 @@ def _phh(hand: Round, viewer: Any) -> str:
     return phh.dumps(hand_history(hand, viewer))
 
 
-STUD = peer_api.PeerApi(
-    game=Game.SEVEN_CARD_STUD,
+STUD_API = peer_api.PeerApi(
+    service=STUD,
+    act=STUD.act,
     name="seven-card stud",
     slug="stud",
-    service=stud,
     join_serializer=JoinSerializer,
     action_serializer=StudActionSerializer,
     table_json=table_json,
@@ -52,40 +53,52 @@ STUD = peer_api.PeerApi(
     )
 )
 class StudTable(peer_api.TableView):
-    api = STUD
+    api = STUD_API
 
 
 @extend_schema_view(post=extend_schema(request=JoinSerializer))
 class StudSeats(peer_api.SeatsView):
-    api = STUD
+    api = STUD_API
 
 
 @extend_schema_view(
     post=extend_schema(summary="Leave: folded if in a hand; the stack goes back to the wallet")
 )
 class StudLeave(peer_api.LeaveView):
-    api = STUD
+    api = STUD_API
+
+    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @overdue_first(STUD.catch_up)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return self.leave(request, pk)
 
 
 @extend_schema_view(
     post=extend_schema(request=StudActionSerializer, summary="Act in the running hand")
 )
 class StudActions(peer_api.ActionsView):
-    api = STUD
+    api = STUD_API
+
+    @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
+    @overdue_first(STUD.catch_up)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return self.act(request, pk)
 
 
 @extend_schema_view(get=extend_schema(operation_id="v1_stud_hands_list"))
 class StudHands(peer_api.HandsView):
-    api = STUD
+    api = STUD_API
 
 
 class StudHand(peer_api.HandView):
-    api = STUD
+    api = STUD_API
 
 
 @extend_schema_view(get=extend_schema(summary="A finished hand as a PHH file (variant F7S)"))
 class StudHandHistory(peer_api.HandHistoryView):
-    api = STUD
+    api = STUD_API
 
 
 @extend_schema_view(
@@ -99,17 +112,17 @@ class StudHandHistory(peer_api.HandHistoryView):
 )
 class StudRebuy(peer_api.PeerView):
     permission_classes = PLAYERS_ACT
-    api = STUD
+    api = STUD_API
 
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         incoming = RebuySerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         table = self.table(request, pk)
-        stud.rebuy(
+        STUD.rebuy(
             player=acting_user(request), table=table, amount=incoming.validated_data["amount"]
         )
-        return Response(STUD.table_json(table, request.user))
+        return Response(self.table_json(request, table))
 
 
 @extend_schema_view(
@@ -122,15 +135,15 @@ class StudRebuy(peer_api.PeerView):
 )
 class StudAutoAnte(peer_api.PeerView):
     permission_classes = PLAYERS_ACT
-    api = STUD
+    api = STUD_API
 
     def post(self, request: Request, pk: int) -> Response:
         incoming = AutoAnteSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         table = self.table(request, pk)
         on = incoming.validated_data["on"]
-        stud.set_auto_ante(player=acting_user(request), table=table, on=on)
-        return Response(STUD.table_json(table, request.user))
+        STUD.set_auto_ante(player=acting_user(request), table=table, on=on)
+        return Response(self.table_json(request, table))
 
 
 @extend_schema_view(
@@ -142,9 +155,9 @@ class StudAutoAnte(peer_api.PeerView):
 )
 class StudShowHand(peer_api.PeerView):
     permission_classes = PLAYERS_ACT
-    api = STUD
+    api = STUD_API
 
     def post(self, request: Request, pk: int) -> Response:
         hand = self.hand(request, pk)
         stud.show_won_hand(player=acting_user(request), hand=hand)
-        return Response(STUD.hand_json(hand, request.user))
+        return Response(STUD_API.hand_json(hand, request.user))

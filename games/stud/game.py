@@ -9,7 +9,8 @@ from django.urls import URLPattern
 
 from games.models import Game, Round
 from games.peer.game import PeerTableGame
-from games.stud import limits, replay, services, urls
+from games.stud import limits, replay, tasks, urls
+from games.stud.hand import Hand
 from games.stud.serializers import hand_json, visible_events
 
 if TYPE_CHECKING:
@@ -27,11 +28,11 @@ class SevenCardStud(PeerTableGame):
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
         return limits.limit_problems(values)
 
-    def load_hand(self, engine_state: dict[str, Any]) -> services.Hand:
-        return services.Hand.from_json(engine_state)
+    def load_hand(self, engine_state: dict[str, Any]) -> Hand:
+        return Hand.from_json(engine_state)
 
     def catch_up(self, table_id: int) -> None:
-        services.catch_up(table_id)
+        tasks.STUD.catch_up(table_id)
 
     def recall(
         self, hand: Round, viewer: User | AnonymousUser
@@ -46,4 +47,4 @@ class SevenCardStud(PeerTableGame):
         return urls.urlpatterns
 
 
-SEVEN_CARD_STUD = SevenCardStud()
+GAME = SevenCardStud()

@@ -10,8 +10,9 @@ from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, TableLimits
+from games.peer.hands import SERVICE_EVENTS
 from games.peer.replay import compare_stacks_and_ledger
-from games.stud.services import ACTIONS, SERVICE_EVENTS, Hand, engine_table
+from games.stud.hand import ACTIONS, Hand, engine_table
 from games.tables.replay import compare_events, revealed
 from games.tables.table_game import ReplayReport
 

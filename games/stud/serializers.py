@@ -20,15 +20,17 @@ from games.engine import stud_phh as phh
 from games.engine.common import Event, cards_to_json
 from games.models import Round, RoundStatus, Table
 from games.peer import serializers as peer_serializers
-from games.stud.services import ACTIONS, SERVICE_EVENTS, Hand
+from games.peer.hands import SERVICE_EVENTS
+from games.peer.selectors import PeerTable
+from games.stud.hand import ACTIONS, Hand
 from games.tables.selectors import is_staff_member
 from payouts.serializers import AmountField
 
 UNKNOWN_CARD = "??"  # the PHH standard's card nobody may see
 
 
-def table_json(table: Table, viewer: Any) -> dict[str, Any]:
-    return peer_serializers.table_json(table, viewer, hand_in_play_json)
+def table_json(table: Table, seated: PeerTable, viewer: Any) -> dict[str, Any]:
+    return peer_serializers.table_json(table, seated, viewer, hand_in_play_json)
 
 
 def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:

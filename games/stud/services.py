@@ -3,7 +3,8 @@ chip through the ledger, and timers for players who do not act (ST-1..ST-13).
 
 Seats, buy-in and cash-out, the ledger transaction of each event, dealing, timers and the
 catch-up are the peer tables' (games.peer.services), shared with Drawmaha; this module
-describes the game to them (``GAME``).
+describes the game to them (``Stud``), and games.stud.tasks makes its one instance, ``STUD``,
+with the timer that catches its tables up.
 
 Every write runs in one database transaction under a row lock on the table, so the seats, the
 hand's engine state, its history and the ledger commit together: a hand survives a restart
@@ -13,21 +14,21 @@ exactly where it was, and the next touch (a request, the timer, the sweeper) car
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import stud
-from games.engine.betting import WAGERS, Action, ActionKind, Rake
+from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.common import Event
 from games.engine.dealer import Deck
 from games.models import Game, Round, RoundStatus, Seat, ShownHand, Table, TableLimits
 from games.peer import services as peer_tables
-from games.peer.services import SERVICE_EVENTS as SERVICE_EVENTS  # for the hand's readers
-from games.peer.services import from_cents as from_cents  # stud's money, for its callers
+from games.peer.hands import PeerHand, to_cents
+from games.stud.hand import ACTIONS, FORCED, Hand, engine_table
 from games.tables import live
 from games.tables.rounds import RoundRefused, limits_in_force
 from payouts.models import LedgerTransaction, TransactionKind
@@ -36,134 +37,174 @@ from payouts.services import Posting, Transfer, post_transactions, wallet
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-ACTIONS = tuple(kind.value for kind in ActionKind)
-FORCED = frozenset({"ante"})  # forced bets into the pot before any decision (ST-2)
 RULE = "ST-1"  # seats, buy-ins and who may act at the table
 
 
-@dataclass(frozen=True)
-class Hand:
-    """A hand as stored in ``Round.engine_state``: the engine state and, by engine seat (seat 0
-    is the dealer's left, ST-2), the table seat numbers, the players in them and the ids of their
-    sittings (a ``Seat`` row: a player who sits down again is a new sitting)."""
+class Stud(peer_tables.PeerGame[stud.StudState, Action]):
+    """Seven-card stud as the shared peer-table functions see it, and what a stud player does
+    beyond sitting down and leaving: acting, rebuying, switching the automatic ante."""
 
-    state: stud.StudState
-    seats: tuple[int, ...]
-    players: tuple[int, ...]
-    seat_ids: tuple[int, ...]
+    game = Game.SEVEN_CARD_STUD
+    rule = RULE
+    deal_rule = "ST-2"
+    min_players = stud.MIN_PLAYERS
+    max_players = stud.MAX_PLAYERS
+    forced = FORCED
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seats": list(self.seats),
-            "players": list(self.players),
-            "seat_ids": list(self.seat_ids),
-            "state": stud.to_json(self.state),
-        }
+    def pause_seconds(self) -> int:
+        return settings.STUD_HAND_PAUSE_SECONDS
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Hand:
-        return cls(
-            stud.from_json(data["state"]),
-            tuple(data["seats"]),
-            tuple(data["players"]),
-            # Hands settled before seats were told apart by sitting have none; no stack of
-            # theirs moves any more.
-            tuple(data.get("seat_ids", ())),
-        )
+    def load_hand(self, data: dict[str, Any]) -> Hand:
+        return Hand.from_json(data)
 
+    def new_hand(
+        self,
+        state: stud.StudState,
+        seats: tuple[int, ...],
+        players: tuple[int, ...],
+        seat_ids: tuple[int, ...],
+    ) -> Hand:
+        return Hand(state, seats, players, seat_ids)
 
-def engine_table(limits: TableLimits) -> stud.StudTable:
-    """The engine's view of a stud table's approved limits (ST-1, ST-13)."""
-    amounts = (limits.ante, limits.bring_in, limits.small_bet, limits.big_bet)
-    ante, bring_in, small_bet, big_bet = (peer_tables.to_cents(cast(Decimal, a)) for a in amounts)
-    rake = Rake(
-        Decimal(limits.rake_percent or 0),
-        None if limits.rake_cap is None else peer_tables.to_cents(limits.rake_cap),
-    )
-    return stud.StudTable(ante, bring_in, small_bet, big_bet, rake)
+    def hand_over(self, hand: PeerHand[stud.StudState]) -> bool:
+        return hand.state.street == stud.Street.OVER
 
+    def apply(
+        self, state: stud.StudState, decision: Action
+    ) -> tuple[stud.StudState, Sequence[Event]]:
+        return stud.apply(state, decision)
 
-# Seats -------------------------------------------------------------------------------------------
-
-
-def join(*, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
-    """Sit down at ``seat`` with ``buy_in`` from the wallet (ST-1: up to the table's seats)."""
-    return peer_tables.join(GAME, player=player, table=table, seat=seat, buy_in=buy_in)
-
-
-def leave(*, player: User, table: Table) -> Seat:
-    """Stand up; in a hand the player's hand is dead (see ``peer_tables.leave``)."""
-    return peer_tables.leave(GAME, player=player, table=table)
-
-
-def set_auto_ante(*, player: User, table: Table, on: bool) -> Seat:
-    """Switch the automatic ante on or off (source 002: the ante is posted by default, and a
-    player may switch that off). Off, the player sits out: no ante is taken and no hand is
-    dealt to them until it is on again; a hand they are in is played to its end."""
-    with transaction.atomic():
-        table = peer_tables.locked_table(table.pk, rule=RULE)
-        seating = peer_tables.own_seat(player, table, rule=RULE)
-        seating.auto_ante = on
-        seating.save(update_fields=["auto_ante"])
-        live.table_changed(table.pk)
-        if on:
-            peer_tables.start_or_schedule(GAME, table)
-    return seating
-
-
-def rebuy(*, player: User, table: Table, amount: Decimal) -> Seat:
-    """Add chips from the wallet to the player's stack between hands. No short buys (source
-    002): the stack after it is at least the table's minimum buy-in, and at most its maximum
-    (ST-1); while the player's cards are in a hand the stack is in play and cannot change."""
-    limits = limits_in_force(table, game=GAME.game, rule=RULE)
-    low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
-    if amount <= 0:
-        raise RoundRefused(_("A rebuy adds more than 0.00."), field="amount", rule=RULE)
-    with transaction.atomic():
-        table = peer_tables.locked_table(table.pk, rule=RULE, open_only=True)
-        seating = peer_tables.own_seat(player, table, rule=RULE)
-        round_ = peer_tables.running_hand(table)
-        # Folded or not, a sitting dealt into the hand being played has its stack written by
-        # every action of that hand: chips go on between its hands only.
-        if round_ is not None and seating.pk in Hand.from_json(round_.engine_state).seat_ids:
-            raise RoundRefused(
-                _("Chips are added between hands, not while yours is played."),
-                field="amount",
-                rule=RULE,
-                status=409,
-            )
-        stack = seating.chips + amount
-        if not low <= stack <= high:
-            raise RoundRefused(
-                _(
-                    "The stack after a rebuy ({stack}) must be within the table's buy-in, "
-                    "from {low} to {high}: no short buys."
-                ).format(stack=stack, low=low, high=high),
-                field="amount",
-                rule=RULE,
-            )
-        number = LedgerTransaction.objects.filter(
-            reference__startswith=f"seat:{seating.pk}:rebuy:"
-        ).count()
-        post_transactions(
-            [
-                Transfer(
-                    kind=TransactionKind.STAKE,
-                    postings=[
-                        Posting(wallet(player, table.currency), -amount),
-                        Posting(peer_tables.table_chips(table), amount),
-                    ],
-                    reason=f"{seating}: rebuy",
-                    created_by=player,
-                    reference=f"seat:{seating.pk}:rebuy:{number + 1}",
+    def default_decision(self, state: stud.StudState, seat: int) -> Action:
+        """What a player who does not act does: checks if free, else folds; a forced bring-in
+        is brought in (ST-3) and a hand at the showdown is shown (cards speak, ST-11)."""
+        legal = {option.kind for option in stud.legal_actions(state)}
+        return Action(
+            seat,
+            next(
+                kind
+                for kind in (
+                    ActionKind.CHECK,
+                    ActionKind.FOLD,
+                    ActionKind.BRING_IN,
+                    ActionKind.SHOW,
                 )
-            ]
+                if kind in legal
+            ),
         )
-        seating.chips = stack
-        seating.save(update_fields=["chips"])
-        live.table_changed(table.pk)
-        peer_tables.start_or_schedule(GAME, table)
-    return seating
+
+    def deal(self, table: Table, ready: Sequence[Seat]) -> Round:
+        """Take the antes and deal third street (ST-2) from a committed shuffle (FS-2)."""
+
+        def start(
+            limits: TableLimits, stacks: list[int], deck: Deck
+        ) -> tuple[stud.StudState, list[Event]]:
+            return stud.start_hand(engine_table(limits), stacks, deck)
+
+        return peer_tables.open_hand(self, table, ready, start)
+
+    def carry_on(
+        self, round_: Round, hand: PeerHand[stud.StudState], *, actor: User | None
+    ) -> None:
+        """A player who left acts by default at once; otherwise wait, with a timer."""
+        seat = peer_tables.leaver_to_act(self, round_, hand, actor=actor)
+        if seat is None:
+            return
+        # A player who leaves has a dead hand: folded at the turn, even when a check is free.
+        # Only a forced bring-in (ST-3) or a showdown (cards speak, ST-11) goes by default.
+        legal = {option.kind for option in stud.legal_actions(hand.state)}
+        if legal & {ActionKind.CHECK, ActionKind.FOLD}:
+            decision = Action(seat, ActionKind.FOLD)
+        else:
+            decision = self.default_decision(hand.state, seat)
+        peer_tables.play(self, round_, hand, decision, actor=actor)
+
+    def act(
+        self, *, player: User, table: Table, action: str, amount: Decimal | None = None
+    ) -> Round:
+        """The player's decision in the running hand. Overdue decisions are not taken here:
+        the request takes them first, committed on their own (``overdue_first``)."""
+        if action not in ACTIONS:
+            raise RoundRefused(
+                f"action must be one of {', '.join(ACTIONS)}.", field="action", rule="ST-1"
+            )
+        with transaction.atomic():
+            round_, hand, seat = peer_tables.hand_to_act(self, player, table)
+            kind = ActionKind(action)
+            chips = None
+            if amount is not None:
+                if kind not in WAGERS:
+                    raise RoundRefused(f"{action} takes no amount.", field="amount", rule="ST-1")
+                chips = to_cents(amount)
+            peer_tables.play(self, round_, hand, Action(seat, kind, chips), actor=player)
+        return round_
+
+    def set_auto_ante(self, *, player: User, table: Table, on: bool) -> Seat:
+        """Switch the automatic ante on or off (source 002: the ante is posted by default, and a
+        player may switch that off). Off, the player sits out: no ante is taken and no hand is
+        dealt to them until it is on again; a hand they are in is played to its end."""
+        with transaction.atomic():
+            table = peer_tables.locked_table(table.pk, rule=RULE)
+            seating = peer_tables.own_seat(player, table, rule=RULE)
+            seating.auto_ante = on
+            seating.save(update_fields=["auto_ante"])
+            live.table_changed(table.pk)
+            if on:
+                peer_tables.start_or_schedule(self, table)
+        return seating
+
+    def rebuy(self, *, player: User, table: Table, amount: Decimal) -> Seat:
+        """Add chips from the wallet to the player's stack between hands. No short buys (source
+        002): the stack after it is at least the table's minimum buy-in, and at most its maximum
+        (ST-1); while the player's cards are in a hand the stack is in play and cannot change."""
+        limits = limits_in_force(table, game=self.game, rule=RULE)
+        low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
+        if amount <= 0:
+            raise RoundRefused(_("A rebuy adds more than 0.00."), field="amount", rule=RULE)
+        with transaction.atomic():
+            table = peer_tables.locked_table(table.pk, rule=RULE, open_only=True)
+            seating = peer_tables.own_seat(player, table, rule=RULE)
+            round_ = peer_tables.running_hand(table)
+            # Folded or not, a sitting dealt into the hand being played has its stack written by
+            # every action of that hand: chips go on between its hands only.
+            if round_ is not None and seating.pk in Hand.from_json(round_.engine_state).seat_ids:
+                raise RoundRefused(
+                    _("Chips are added between hands, not while yours is played."),
+                    field="amount",
+                    rule=RULE,
+                    status=409,
+                )
+            stack = seating.chips + amount
+            if not low <= stack <= high:
+                raise RoundRefused(
+                    _(
+                        "The stack after a rebuy ({stack}) must be within the table's buy-in, "
+                        "from {low} to {high}: no short buys."
+                    ).format(stack=stack, low=low, high=high),
+                    field="amount",
+                    rule=RULE,
+                )
+            number = LedgerTransaction.objects.filter(
+                reference__startswith=f"seat:{seating.pk}:rebuy:"
+            ).count()
+            post_transactions(
+                [
+                    Transfer(
+                        kind=TransactionKind.STAKE,
+                        postings=[
+                            Posting(wallet(player, table.currency), -amount),
+                            Posting(peer_tables.table_chips(table), amount),
+                        ],
+                        reason=f"{seating}: rebuy",
+                        created_by=player,
+                        reference=f"seat:{seating.pk}:rebuy:{number + 1}",
+                    )
+                ]
+            )
+            seating.chips = stack
+            seating.save(update_fields=["chips"])
+            live.table_changed(table.pk)
+            peer_tables.start_or_schedule(self, table)
+        return seating
 
 
 def show_won_hand(*, player: User, hand: Round) -> ShownHand:
@@ -195,103 +236,3 @@ def show_won_hand(*, player: User, hand: Round) -> ShownHand:
         round=hand, seat=stored.seats[winner], defaults={"player": player}
     )
     return shown
-
-
-# Acting ------------------------------------------------------------------------------------------
-
-
-def act(
-    *,
-    player: User,
-    table: Table,
-    action: str,
-    amount: Decimal | None = None,
-    catch_up_first: bool = True,
-) -> Round:
-    """The player's decision in the running hand. Overdue decisions are taken first, in a
-    transaction of their own (an idempotent request does that before entering its own and
-    passes ``catch_up_first=False``)."""
-    if catch_up_first:
-        catch_up(table.pk)
-    if action not in ACTIONS:
-        raise RoundRefused(
-            f"action must be one of {', '.join(ACTIONS)}.", field="action", rule="ST-1"
-        )
-    with transaction.atomic():
-        round_, hand, seat = peer_tables.hand_to_act(GAME, player, table)
-        kind = ActionKind(action)
-        chips = None
-        if amount is not None:
-            if kind not in WAGERS:
-                raise RoundRefused(f"{action} takes no amount.", field="amount", rule="ST-1")
-            chips = peer_tables.to_cents(amount)
-        peer_tables.play(GAME, round_, hand, Action(seat, kind, chips), actor=player)
-    return round_
-
-
-def catch_up(table_id: int) -> None:
-    """Take the overdue decisions and start a hand that is due (``peer_tables.catch_up``)."""
-    peer_tables.catch_up(GAME, table_id)
-
-
-def _default_decision(state: stud.StudState, seat: int) -> Action:
-    """What a player who does not act does: checks if free, else folds; a forced bring-in is
-    brought in (ST-3) and a hand at the showdown is shown (cards speak, ST-11)."""
-    legal = {option.kind for option in stud.legal_actions(state)}
-    return Action(
-        seat,
-        next(
-            kind
-            for kind in (ActionKind.CHECK, ActionKind.FOLD, ActionKind.BRING_IN, ActionKind.SHOW)
-            if kind in legal
-        ),
-    )
-
-
-# Hands -------------------------------------------------------------------------------------------
-
-
-def _deal(table: Table, ready: Sequence[Seat]) -> Round:
-    """Take the antes and deal third street (ST-2) from a committed shuffle (FS-2)."""
-
-    def start(
-        limits: TableLimits, stacks: list[int], deck: Deck
-    ) -> tuple[stud.StudState, list[Event]]:
-        return stud.start_hand(engine_table(limits), stacks, deck)
-
-    return peer_tables.open_hand(GAME, table, ready, start)
-
-
-def _carry_on(round_: Round, hand: Hand, *, actor: User | None) -> None:
-    """A player who left acts by default at once; otherwise wait, with a timer."""
-    seat = peer_tables.leaver_to_act(GAME, round_, hand, actor=actor)
-    if seat is None:
-        return
-    # A player who leaves has a dead hand: folded at the turn, even when a check is free.
-    # Only a forced bring-in (ST-3) or a showdown (cards speak, ST-11) goes by default.
-    legal = {option.kind for option in stud.legal_actions(hand.state)}
-    if legal & {ActionKind.CHECK, ActionKind.FOLD}:
-        decision = Action(seat, ActionKind.FOLD)
-    else:
-        decision = _default_decision(hand.state, seat)
-    peer_tables.play(GAME, round_, hand, decision, actor=actor)
-
-
-# The game for the shared peer-table functions; last, as it names the functions above.
-GAME = peer_tables.PeerGame(
-    game=Game.SEVEN_CARD_STUD,
-    rule=RULE,
-    deal_rule="ST-2",
-    min_players=stud.MIN_PLAYERS,
-    max_players=stud.MAX_PLAYERS,
-    pause_setting="STUD_HAND_PAUSE_SECONDS",
-    timer_task="catch_up_stud_table",
-    forced=FORCED,
-    load_hand=Hand.from_json,
-    new_hand=Hand,
-    hand_over=lambda hand: hand.state.street == stud.Street.OVER,
-    deal=_deal,
-    default_decision=_default_decision,
-    play=stud.apply,
-    carry_on=_carry_on,
-)

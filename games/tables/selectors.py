@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, Sum
@@ -299,39 +299,3 @@ def return_sums(kind: str) -> list[ReturnSums]:
     with connection.cursor() as cursor:
         cursor.execute(query)
         return [ReturnSums(*row) for row in cursor.fetchall()]
-
-
-def peer_dealt_cards(
-    round_: Round, events: Iterable[tuple[str, Any]] | None = None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A finished stud or Drawmaha hand's cards off the deck, each with its shuffle and deck
-    position, and its reshuffles (ST-9, DM-7) with the cards each returned, for anyone to
-    recompute every shuffle from the revealed seed (FS-6, FS-7). Nothing while it is played.
-    ``events`` are the hand's (kind, data) as the viewer may see them (default: all): a card
-    without its deck position is not listed."""
-    if round_.status != RoundStatus.SETTLED:
-        return [], []
-    dealt: list[dict[str, Any]] = []
-    reshuffles: list[dict[str, Any]] = []
-    if events is None:
-        events = round_.events.order_by("sequence").values_list("kind", "data")
-    for kind, data in events:
-        if kind == "reshuffle":
-            reshuffles.append({"shuffle": data["shuffle"], "returned": data["returned"]})
-        else:
-            dealt += _audited_cards(data)
-    return dealt, reshuffles
-
-
-def _audited_cards(data: Any) -> Iterator[dict[str, Any]]:
-    """The dealt cards an event records with their audit entry (``dealt_card_json``, or a burn
-    or common card with ``positions``), wherever in the event they sit."""
-    if isinstance(data, dict):
-        if "card" in data and "shuffle" in data:
-            position = data["position"] if "position" in data else data["positions"][0]
-            yield {"shuffle": data["shuffle"], "position": position, "card": data["card"]}
-            return
-        data = list(data.values())
-    if isinstance(data, list):
-        for item in data:
-            yield from _audited_cards(item)

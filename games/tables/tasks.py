@@ -10,11 +10,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.faults import fault_point
-from games.drawmaha import services as drawmaha
 from games.joker_draw import rtp_monitor
 from games.joker_draw import services as joker_draw
 from games.models import Game, Round, RoundStatus
-from games.stud import services as stud
 from games.tables import alerts
 from games.tables.table_game import all_games
 
@@ -43,20 +41,6 @@ def fold_overdue_boxes() -> int:
     for round_id, _table_id in overdue:
         expire_joker_draw_decision.delay(round_id)
     return len(overdue)
-
-
-@shared_task(name="games.tasks.catch_up_stud_table", acks_late=True)
-def catch_up_stud_table(table_id: int) -> None:
-    """Act for a stud player whose time ran out, or deal the hand that is due; harmless if
-    nothing is due any more."""
-    stud.catch_up(table_id)
-
-
-@shared_task(name="games.tasks.catch_up_drawmaha_table", acks_late=True)
-def catch_up_drawmaha_table(table_id: int) -> None:
-    """Act for a Drawmaha player whose time ran out, or deal the hand that is due; harmless if
-    nothing is due any more."""
-    drawmaha.catch_up(table_id)
 
 
 @shared_task(name="games.tasks.sweep_overdue_rounds")

@@ -16,9 +16,10 @@ from games.engine import fairness
 from games.engine import stud as engine_stud
 from games.models import BoxSettlement, Round, RoundStatus, SeedPair
 from games.peer import services as peer_tables
-from games.stud import services as stud
+from games.peer.selectors import peer_table
+from games.stud.hand import Hand
 from games.stud.serializers import table_json as stud_table_json
-from games.stud.services import Hand
+from games.stud.tasks import STUD as stud
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.fixtures.browser import TIMEOUT
@@ -275,7 +276,8 @@ def test_the_stud_table_draws_every_face_up_card_the_api_shows(
         if street not in checked and street != "showdown":
             for user, page in zip(users, pages, strict=True):
                 expect(page.get_by_test_id("pot")).to_contain_text(f" · {street} · ")
-                for seen in stud_table_json(stud_table, user)["hand"]["players"]:
+                seen_table = stud_table_json(stud_table, peer_table(stud_table), user)
+                for seen in seen_table["hand"]["players"]:
                     drawn = page.get_by_test_id(f"seat-{seen['seat']}").locator("svg.card.up")
                     expect(drawn).to_have_count(len(seen["up"]))
                     cards = drawn.evaluate_all("(cards) => cards.map((card) => card.dataset.card)")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.joker_draw.rtp_monitor import observe_rtp
 from games.models import BoxSettlement, Round, RoundStatus, TableLimits
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from games.tables import seeds
 from payouts import services as money
 from payouts.models import ChangeStatus

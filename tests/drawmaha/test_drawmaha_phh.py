@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.drawmaha import services as drawmaha
-from games.drawmaha.services import Hand
+from games.drawmaha.hand import Hand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as engine
 from games.engine import drawmaha_phh as phh_drawmaha
 from games.engine import fairness
@@ -23,7 +23,7 @@ from games.engine.cards import parse_cards
 from games.engine.common import RuleViolation
 from games.engine.fairness import Shoe
 from games.models import Round
-from games.peer.services import from_cents
+from games.peer.hands import from_cents
 from games.tables.replay import replay_round
 from payouts import services as money
 from tests.fixtures.drawmaha import (

@@ -15,14 +15,15 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from games.drawmaha import services as drawmaha
-from games.drawmaha.services import Hand
+from games.drawmaha.hand import Hand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
+from games.drawmaha.tasks import catch_up_drawmaha_table
 from games.engine import drawmaha as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus, Table
-from games.peer.services import from_cents
+from games.peer.hands import from_cents
 from games.tables.replay import replay_round
 from games.tables.rounds import RoundRefused
-from games.tables.tasks import catch_up_drawmaha_table, sweep_overdue_rounds
+from games.tables.tasks import sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.fixtures.drawmaha import (

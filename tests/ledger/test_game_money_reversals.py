@@ -16,7 +16,8 @@ from games.engine import stud as stud_engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import RoundStatus
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables.replay import replay_round
 from games.tables.voids import void_round
 from payouts import services as money
@@ -223,5 +224,5 @@ def test_a_stud_hand_whose_ante_was_reversed_is_still_voided(players, stud_table
     ).first()
     legacy_reversal(ante, pit)
     void_round(hand, by=pit, reason="stuck after a reversal")
-    assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
+    assert_next_hand_dealt(stud_table, hand, StudHand, D("60.00"))
     assert_ledger_passes()

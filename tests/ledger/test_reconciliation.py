@@ -15,13 +15,13 @@ from django.db.models import F
 from django.test import Client
 
 from casino.roles import PLAYER
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import joker_draw as joker_draw_engine
 from games.engine import stud as stud_engine
 from games.joker_draw import services as joker_draw
 from games.models import Round, RoundStatus, Seat
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from payouts import services as money
 from payouts.models import AccountKind, TransactionKind
 from payouts.reconciliation import record_report
@@ -56,9 +56,11 @@ def peer_hands(players, pit, pit2, settings) -> None:
             service.join(player=user, table=table, seat=number, buy_in=D("100.00"))
         while not Round.objects.filter(table=table, status=RoundStatus.SETTLED).exists():
             running = Round.objects.get(table=table, status=RoundStatus.DECIDING)
-            hand = service.Hand.from_json(running.engine_state)
+            hand = service.load_hand(running.engine_state)
             legal = [option.kind.value for option in engine.legal_actions(hand.state)]
-            seating = Seat.objects.get(pk=hand.seat_ids[hand.state.to_act])
+            to_act = hand.state.to_act
+            assert to_act is not None  # a hand in play waits for a player
+            seating = Seat.objects.get(pk=hand.seat_ids[to_act])
             action = "fold" if "fold" in legal else legal[0]
             service.act(player=seating.player, table=table, action=action)
 

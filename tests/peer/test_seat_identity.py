@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.models import Round, Seat, SeatStatus
-from games.stud import services as stud
+from games.peer.hands import from_cents
+from games.stud.tasks import STUD as stud
 from games.tables.replay import replay_round
 from games.tables.rounds import RoundRefused
 from games.tables.voids import void_round
@@ -32,7 +33,7 @@ BUY_IN, REBUY = D("400.00"), D("50.00")
 
 @dataclass(frozen=True)
 class Peer:
-    service: ModuleType
+    service: Any  # the game: join, leave, act, catch_up, load_hand
     engine: ModuleType
     make_table: Any
     pause_setting: str
@@ -66,7 +67,7 @@ STREETS = [
 
 
 def hand_of(peer: Peer, table):
-    return peer.service.Hand.from_json(running(table).engine_state)
+    return peer.service.load_hand(running(table).engine_state)
 
 
 def to_act(peer: Peer, table) -> Seat:
@@ -158,7 +159,7 @@ def test_a_void_pays_the_chips_of_a_sitting_that_left_to_the_wallet_not_the_new_
     round_ = three_players_in_a_hand(peer, table, players, pit, settings)
     old, new = leave_and_sit_down_again(peer, table, "fourth" if peer is STUD else "flop")
     hand = hand_of(peer, table)
-    committed = stud.from_cents(hand.state.chips[hand.seats.index(old.number)].committed)
+    committed = from_cents(hand.state.chips[hand.seats.index(old.number)].committed)
     assert committed > 0
     before = balance(old.player)
     void_round(round_, by=pit, reason="shuffler jammed")

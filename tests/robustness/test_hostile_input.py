@@ -16,7 +16,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Round
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from tests.fixtures.refusals import amount_requests, post, refused, snapshot
 from tests.fixtures.routes import fetch, routes
 from tests.fixtures.tables import make_stud_table
@@ -214,7 +215,7 @@ def test_no_log_line_carries_a_secret(world: World, caplog, settings, pit, pit2)
     joker = Round.objects.get(pk=opened["id"])
     hand = Round.objects.filter(table=table).get()
     hidden = [tuple(opened["boxes"][0]["cards"])]
-    hidden += [cards(seat.down) for seat in stud.Hand.from_json(hand.engine_state).state.hands]
+    hidden += [cards(seat.down) for seat in StudHand.from_json(hand.engine_state).state.hands]
     forbidden = Secrets((joker.secret_server_seed(), hand.secret_server_seed()), tuple(hidden))
     logged = "\n".join(record.getMessage() for record in caplog.records) + caplog.text
     assert not leaks(logged, forbidden), leaks(logged, forbidden)[:3]

@@ -27,7 +27,8 @@ from games.engine import stud as stud_engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables import voids
 from games.tables.rounds import RoundRefused
 from payouts import services as money
@@ -211,7 +212,7 @@ class LedgerMachine(RuleBasedStateMachine):
         ).first()
         if round_ is None:
             return
-        hand = stud.Hand.from_json(round_.engine_state)
+        hand = StudHand.from_json(round_.engine_state)
         options = stud_engine.legal_actions(hand.state)
         if hand.state.to_act is None or not options:
             return

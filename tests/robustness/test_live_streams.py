@@ -22,7 +22,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from casino.roles import PLAYER
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from payouts.services import deposit
 from tests.fixtures.tables import make_stud_table
 from tests.fixtures.users import make_user

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
-from games.models import Round, RoundEvent, Seat
-from games.stud import services as stud
+from games.models import Round, RoundEvent, Seat, Table
+from games.peer.services import PeerGame
+from games.stud.tasks import STUD as stud
 from payouts import services as money
 from payouts.models import IdempotentRequest, LedgerTransaction
 from tests.fixtures.http import ApiUser
@@ -28,7 +29,10 @@ from tests.fixtures.world import World
 
 D = Decimal
 RETRIES = 5
-TABLES = {"stud": (make_stud_table, stud), "drawmaha": (make_drawmaha_table, drawmaha)}
+TABLES: dict[str, tuple[Callable[..., Table], PeerGame[Any, Any]]] = {
+    "stud": (make_stud_table, stud),
+    "drawmaha": (make_drawmaha_table, drawmaha),
+}
 
 
 @dataclass

@@ -17,12 +17,14 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import AsyncClient, Client
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.hand import Hand as DrawmahaHand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import fairness
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, TableStatus
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables import live, seeds, selectors
 from games.tables import services as table_services
 from payouts.services import deposit
@@ -207,7 +209,7 @@ def test_a_stud_hand_in_play_shows_no_hole_cards_or_seed_to_the_other_player(
     stud.join(player=player, table=stud_table, seat=1, buy_in=Decimal("100.00"))
     stud.join(player=other_player, table=stud_table, seat=2, buy_in=Decimal("100.00"))
     hand = Round.objects.get(table=stud_table, status=RoundStatus.DECIDING)
-    state = stud.Hand.from_json(hand.engine_state).state
+    state = StudHand.from_json(hand.engine_state).state
     hole_cards = [*state.hands[0].down, *state.hands[1].down]
     for user in (player, other_player):
         client = signed_in(user)
@@ -226,7 +228,7 @@ def test_a_finished_peer_hand_shows_each_cards_shuffle_and_position(
     drawmaha.join(player=player, table=drawmaha_table, seat=1, buy_in=Decimal("100.00"))
     drawmaha.join(player=other_player, table=drawmaha_table, seat=2, buy_in=Decimal("100.00"))
     hand = Round.objects.get(table=drawmaha_table, status=RoundStatus.DECIDING)
-    state = drawmaha.Hand.from_json(hand.engine_state)
+    state = DrawmahaHand.from_json(hand.engine_state)
     first = User.objects.get(pk=state.players[state.state.to_act])
     assert signed_in(first).get(f"/play/recall/drawmaha/{hand.pk}/").context["dealt"] == []
     drawmaha.act(player=first, table=drawmaha_table, action="fold")

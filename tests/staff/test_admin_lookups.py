@@ -24,7 +24,7 @@ from casino.roles import PLAYER
 from games.admin import RoundAdmin
 from games.joker_draw import services as joker_draw
 from games.models import Round, RoundEvent, RoundStatus, SeedPair
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from games.tables import seeds
 from payouts.services import deposit
 from tests.fixtures.tables import make_stud_table

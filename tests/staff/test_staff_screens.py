@@ -19,7 +19,8 @@ from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus, Seat, TableLimits, TableStatus
 from games.staff import views
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables import seeds
 from games.tables import services as table_services
 from games.tables.replay import ReplayReport
@@ -128,7 +129,7 @@ def test_changes_need_the_pit_staff_permissions(stud_hand, player, auditor):
 def test_the_live_view_shows_players_stacks_and_takings_from_the_ledger(stud_hand, pit):
     table = stud_hand.table
     while Round.objects.get(pk=stud_hand.pk).status == RoundStatus.DECIDING:
-        hand = stud.Hand.from_json(Round.objects.get(pk=stud_hand.pk).engine_state)
+        hand = StudHand.from_json(Round.objects.get(pk=stud_hand.pk).engine_state)
         seat = Seat.objects.get(table=table, number=hand.seats[hand.state.to_act])
         kinds = {option.kind.value for option in stud_engine.legal_actions(hand.state)}
         action = "bring_in" if "bring_in" in kinds else "fold"

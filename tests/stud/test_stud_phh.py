@@ -16,8 +16,9 @@ from games.engine import stud as engine
 from games.engine import stud_phh as phh
 from games.engine.betting import AGGRESSIVE, FIXED_LIMIT_CAP
 from games.models import Round
-from games.stud import services as stud
-from games.stud.services import Hand
+from games.peer.hands import from_cents
+from games.stud.hand import Hand
+from games.stud.tasks import STUD as stud
 from payouts import services as money
 from tests.fixtures.phh import ALL_IN_ON_THE_ANTES, WSOP_DIR, WSOP_HANDS, pokerkit_hand
 from tests.fixtures.tables import make_stud_table
@@ -61,7 +62,7 @@ def play_randomly(table, users, hands, chooser):
         option = chooser.choice(
             [o for o in options.values() for _ in range(1 if o.kind.value == "fold" else 4)]
         )
-        amount = stud.from_cents(option.min_amount) if option.min_amount else None
+        amount = from_cents(option.min_amount) if option.min_amount else None
         player = by_id[hand.players[hand.state.to_act]]
         stud.act(player=player, table=table, action=option.kind.value, amount=amount)
 

@@ -15,12 +15,14 @@ from django.utils import timezone
 
 from games.engine import stud as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
-from games.stud import services as stud
+from games.peer.hands import from_cents
+from games.stud.hand import Hand
 from games.stud.replay import last_card_mismatches
-from games.stud.services import Hand
+from games.stud.tasks import STUD as stud
+from games.stud.tasks import catch_up_stud_table
 from games.tables.replay import replay_round
 from games.tables.rounds import RoundRefused
-from games.tables.tasks import catch_up_stud_table, sweep_overdue_rounds
+from games.tables.tasks import sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind
 from tests.fixtures.peer import assert_chips_held, balance, house, running
@@ -129,7 +131,7 @@ def test_a_hand_played_out_pays_the_pot_takes_the_rake_and_deals_the_next(player
     state = Hand.from_json(settled.engine_state).state
     assert state.street == engine.Street.OVER
     rake = house(AccountKind.RAKE)
-    assert rake == stud.from_cents(state.rake) > 0
+    assert rake == from_cents(state.rake) > 0
     assert settled.events.filter(kind="pot_awarded").exists()
     nxt = running(stud_table)  # the next hand is dealt at once (no pause in tests)
     assert nxt.nonce == settled.nonce + 1

@@ -13,8 +13,8 @@ import pytest
 from games.engine import stud_phh as phh
 from games.models import Round, RoundEvent, Seat
 from games.peer import services as peer_tables
-from games.stud import services as stud
-from games.stud.services import Hand
+from games.stud.hand import Hand
+from games.stud.tasks import STUD as stud
 from payouts.models import AccountKind, LedgerTransaction
 from tests.fixtures.peer import assert_chips_held, balance, house, running
 from tests.fixtures.stud_play import stud_deck

@@ -17,14 +17,14 @@ from django.db import connection, transaction
 from pghistory.models import Event as HistoryEvent
 
 from casino.roles import PLAYER
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import fairness
 from games.engine.dealer import Deck
 from games.joker_draw import services as joker_draw
 from games.joker_draw import sql as joker_draw_sql
 from games.joker_draw.services import BoxRequest
 from games.models import Round, SeedPair, SeedPairStatus
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from games.tables import voids
 from games.tables.replay import replay_round
 from games.tables.selectors import dealt_cards

@@ -16,12 +16,12 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.roles import PLAYER
-from games.drawmaha import services as drawmaha
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus
 from games.peer import services as peer_tables
-from games.stud import services as stud
+from games.stud.tasks import STUD as stud
 from games.tables.tasks import sweep_overdue_rounds
 from payouts.services import deposit
 from tests.fixtures.tables import make_drawmaha_table, make_stud_table

@@ -11,11 +11,13 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.hand import Hand as DrawmahaHand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat, SeatStatus
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables.rounds import RoundRefused
 from games.tables.voids import void_round
 from payouts.models import AccountKind, LedgerTransaction
@@ -166,19 +168,19 @@ def test_a_stud_hand_returns_everyones_pot_chips_even_to_a_player_who_left(
     folded and left gets the ante back in the wallet."""
     seat_everyone(stud, stud_table, players, settings, "STUD_HAND_PAUSE_SECONDS")
     hand = running(stud_table)
-    stud.act(player=to_act(stud_table, stud.Hand).player, table=stud_table, action="bring_in")
-    folder = to_act(stud_table, stud.Hand).player
+    stud.act(player=to_act(stud_table, StudHand).player, table=stud_table, action="bring_in")
+    folder = to_act(stud_table, StudHand).player
     stud.act(player=folder, table=stud_table, action="fold")
     stud.leave(player=folder, table=stud_table)
     assert balance(folder) == D("199.50")  # cashed out less the ante in the pot
-    stud.act(player=to_act(stud_table, stud.Hand).player, table=stud_table, action="complete")
-    in_pot = committed(stud_table, stud.Hand)
+    stud.act(player=to_act(stud_table, StudHand).player, table=stud_table, action="complete")
+    in_pot = committed(stud_table, StudHand)
     assert in_pot[folder.username] == D("0.50")
     void_round(hand, by=pit, reason="misdeal")
     returned = assert_voided(hand, pit, "misdeal")
     assert returned == {name: f"{amount:.2f}" for name, amount in in_pot.items()}
     assert balance(folder) == D("200.00")
-    assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
+    assert_next_hand_dealt(stud_table, hand, StudHand, D("60.00"))
     assert_ledger_passes()
 
 
@@ -189,12 +191,12 @@ def test_a_drawmaha_hand_returns_the_blinds_and_cashes_out_a_leaver(
     seat_everyone(drawmaha, drawmaha_table, players, settings, "DRAWMAHA_HAND_PAUSE_SECONDS")
     hand = running(drawmaha_table)
     drawmaha.act(
-        player=to_act(drawmaha_table, drawmaha.Hand).player,
+        player=to_act(drawmaha_table, DrawmahaHand).player,
         table=drawmaha_table,
         action="raise",
         amount=D("4.00"),
     )
-    blinds = committed(drawmaha_table, drawmaha.Hand)
+    blinds = committed(drawmaha_table, DrawmahaHand)
     leaver = next(p for p in players if blinds[p.username] == D("2.00"))  # the big blind
     drawmaha.leave(player=leaver, table=drawmaha_table)
     assert Seat.objects.get(table=drawmaha_table, player=leaver).status == SeatStatus.LEAVING
@@ -202,5 +204,5 @@ def test_a_drawmaha_hand_returns_the_blinds_and_cashes_out_a_leaver(
     assert_voided(hand, pit, "dealer exposed the flop")
     assert balance(leaver) == D("200.00")
     assert Seat.objects.get(table=drawmaha_table, player=leaver).status == SeatStatus.LEFT
-    assert_next_hand_dealt(drawmaha_table, hand, drawmaha.Hand, D("60.00"))
+    assert_next_hand_dealt(drawmaha_table, hand, DrawmahaHand, D("60.00"))
     assert_ledger_passes()

@@ -8,13 +8,15 @@ from decimal import Decimal
 
 import pytest
 
-from games.drawmaha import services as drawmaha
+from games.drawmaha.hand import Hand as DrawmahaHand
+from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import RoundStatus
-from games.stud import services as stud
+from games.stud.hand import Hand as StudHand
+from games.stud.tasks import STUD as stud
 from games.tables.voids import void_round
 from payouts.models import AccountKind
 from tests.fixtures.ledger import assert_ledger_passes
@@ -53,7 +55,7 @@ def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player
 def play_passively(service, engine, table, street: str) -> None:
     """Play passively until the running hand reaches ``street``."""
     for _ in range(100):
-        if service.Hand.from_json(running(table).engine_state).state.street == street:
+        if service.load_hand(running(table).engine_state).state.street == street:
             return
         act_passively(service, engine, table)
     raise AssertionError(f"the hand never reached {street}")
@@ -65,7 +67,7 @@ def test_a_stud_hand_is_voided_on_every_street(street, players, stud_table, pit,
     hand = running(stud_table)
     play_passively(stud, stud_engine, stud_table, street)
     void_round(hand, by=pit, reason="fault")
-    assert_next_hand_dealt(stud_table, hand, stud.Hand, D("60.00"))
+    assert_next_hand_dealt(stud_table, hand, StudHand, D("60.00"))
     assert_ledger_passes()
 
 
@@ -75,5 +77,5 @@ def test_a_drawmaha_hand_is_voided_on_every_street(street, players, drawmaha_tab
     hand = running(drawmaha_table)
     play_passively(drawmaha, drawmaha_engine, drawmaha_table, street)
     void_round(hand, by=pit, reason="fault")
-    assert_next_hand_dealt(drawmaha_table, hand, drawmaha.Hand, D("60.00"))
+    assert_next_hand_dealt(drawmaha_table, hand, DrawmahaHand, D("60.00"))
     assert_ledger_passes()

@@ -90,6 +90,7 @@ def prepare_database(players: int) -> list[str]:
 
     from casino.roles import PIT_STAFF, PLAYER
     from games.joker_draw import rtp_lab as rtp
+    from games.joker_draw.paytables import approve_paytable_version
     from games.models import Game
     from games.tables import services as tables
     from games.tables.limits import DEFAULT_LIMITS
@@ -103,7 +104,7 @@ def prepare_database(players: int) -> list[str]:
     call_command("load_paytables", verbosity=0)
     for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT):
         rtp.compute_now(version, seed=1)  # approval needs the paytable's RTP (JD-14)
-        tables.approve_paytable_version(version, by=checker)
+        approve_paytable_version(version, by=checker)
     values = dict(DEFAULT_LIMITS[Game.JOKER_DRAW])
     values["bet_paytable"] = Paytable.objects.get(kind="bet")
     values["bonus_paytable"] = Paytable.objects.get(kind="bonus")
@@ -151,7 +152,7 @@ def service_rounds_per_second() -> float:
     stake = [joker_draw.BoxRequest(1, Decimal("0.30"))]
     start = time.perf_counter()
     for _ in range(SERVICE_ROUNDS):
-        round_ = joker_draw.open_round(player=player, table=table, boxes=stake)
+        round_ = joker_draw.open_round(player=player, table=table, boxes=stake).round
         joker_draw.act(player=player, round_id=round_.pk, box=1, action="bet")
     return SERVICE_ROUNDS / (time.perf_counter() - start)
 

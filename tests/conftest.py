@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games.joker_draw import rtp_lab as rtp
 from games.joker_draw import services as joker_draw
+from games.joker_draw.paytables import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
 from games.tables.limits import DEFAULT_LIMITS
@@ -95,7 +96,7 @@ def default_paytables(pit, pit2, settings) -> dict[str, Paytable]:
     call_command("load_paytables", verbosity=0)
     for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT):
         rtp.compute_now(version, seed=1)
-        table_services.approve_paytable_version(version, by=pit2)
+        approve_paytable_version(version, by=pit2)
     return {p.kind: p for p in Paytable.objects.all()}
 
 
@@ -183,7 +184,7 @@ def settled_boxes(joker_table, pit) -> list[User]:
             player=user,
             table=joker_table,
             boxes=[joker_draw.BoxRequest(1, Decimal("0.30") * (n + 1), Decimal("0.30"))],
-        )
+        ).round
         action = "fold" if n % 3 == 0 else "bet"
         joker_draw.act(player=user, round_id=round_.pk, box=1, action=action)
     return users

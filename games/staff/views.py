@@ -30,6 +30,7 @@ from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
 from games.engine import fairness
 from games.joker_draw import corrections
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
 from games.models import (
     BoxSettlement,
@@ -71,7 +72,7 @@ from payouts.selectors import (
     rtp_alerts,
     trial_balance,
 )
-from payouts.services import ChangeRefused, propose_paytable_version
+from payouts.services import ChangeRefused
 
 # What each screen needs, from the roles' permissions (casino.roles).
 RUN_THE_PIT = "games.open_close_table"
@@ -421,7 +422,7 @@ def propose_paytable(request: HttpRequest, pk: int) -> HttpResponse:
 def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
     draft = get_object_or_404(PaytableVersion, pk=pk)
     try:
-        table_services.approve_paytable_version(draft, by=acting_user(request))
+        approve_paytable_version(draft, by=acting_user(request))
     except ChangeRefused as refused:
         return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, f"{draft} approved: in force now.")

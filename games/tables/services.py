@@ -1,4 +1,4 @@
-"""Table configuration services: limits and paytables under maker-checker, opening and closing.
+"""Table configuration services: limits under maker-checker, opening and closing.
 
 Every change runs inside a pghistory context carrying who did it and why, so the history the
 database triggers record answers an auditor's "who, when, old, new, reason".
@@ -11,19 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import pghistory
 from django.db import transaction
-from django.utils import timezone
 
-from games.joker_draw.rtp_lab import band_problem, house_band
 from games.models import Table, TableLimits, TableStatus
-from games.tables.limits import (
-    GAME_FIELDS,
-    joker_draw_bet_stakes,
-    joker_draw_bonus_stakes,
-    unpayable_stake,
-    validate_limits,
-)
-from payouts.models import ChangeStatus, PaytableKind, PaytableVersion
-from payouts.services import ChangeRefused, check_approver
+from games.tables.limits import GAME_FIELDS, validate_limits
+from payouts.models import ChangeStatus
+from payouts.services import ChangeRefused, check_approver, mark_approved
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -66,67 +58,8 @@ def approve_limits(limits: TableLimits, *, by: User) -> TableLimits:
             errors = {**validate_limits(limits.table.game, values), **errors}
         if errors:
             raise ChangeRefused(errors)
-        _mark_approved(limits, by)
+        mark_approved(limits, by)
     return limits
-
-
-def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableVersion:
-    """Approve a draft paytable version: by a second staff member, and only if every table
-    that uses the paytable would still pay every legal stake in whole cents (JD-2, JD-14)."""
-    with pghistory.context(user=by.pk, reason=f"approve {version}"), transaction.atomic():
-        version = (
-            PaytableVersion.objects.select_for_update()
-            .select_related("paytable")
-            .get(pk=version.pk)
-        )
-        errors = check_approver(version, by)
-        if version.status == ChangeStatus.DRAFT:
-            content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
-            errors = {**content, **errors}
-        if errors:
-            raise ChangeRefused(errors)
-        _mark_approved(version, by)
-    return version
-
-
-def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:
-    """The version's computed RTP must lie in the band of every table that uses the paytable,
-    or in the house band when none does yet (JD-14)."""
-    kind = version.paytable.kind
-    bands = [
-        (f"table {limits.table}", low, high)
-        for limits in TableLimits.objects.filter(
-            status=ChangeStatus.APPROVED, **{f"{kind}_paytable": version.paytable}
-        ).select_related("table")
-        for low, high in [
-            (getattr(limits, f"{kind}_rtp_min_percent"), getattr(limits, f"{kind}_rtp_max_percent"))
-        ]
-        if low is not None and high is not None
-    ]
-    return band_problem(version, bands or [house_band(kind)])
-
-
-def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:
-    bet = version.paytable.kind == PaytableKind.BET
-    stakes_of = joker_draw_bet_stakes if bet else joker_draw_bonus_stakes
-    field = "bet_paytable" if bet else "bonus_paytable"
-    odds = version.odds()
-    tables_limits = TableLimits.objects.filter(
-        status=ChangeStatus.APPROVED, **{field: version.paytable}
-    )
-    for limits in tables_limits.select_related("table"):
-        values = {name: getattr(limits, name) for name in GAME_FIELDS[limits.table.game]}
-        problem = unpayable_stake(stakes_of(values), odds)
-        if problem:
-            return {"lines": f"At table {limits.table}, {problem} (JD-2)."}
-    return {}
-
-
-def _mark_approved(change: TableLimits | PaytableVersion, by: User) -> None:
-    change.status = ChangeStatus.APPROVED
-    change.approved_by = by
-    change.approved_at = timezone.now()
-    change.save(update_fields=["status", "approved_by", "approved_at"])
 
 
 def set_table_status(table: Table, *, status: str, by: User, reason: str) -> Table:

@@ -10,10 +10,9 @@ from celery import shared_task
 from django.db import connection, transaction
 from django.utils import timezone
 
-from casino.faults import fault_point
 from games.drawmaha import services as drawmaha
-from games.joker_draw import rtp_monitor
 from games.joker_draw import services as joker_draw
+from games.joker_draw.selectors import overdue_rounds
 from games.models import Game, Round, RoundStatus, Seat, SeatStatus
 from games.stud import services as stud
 from games.tables import alerts
@@ -22,27 +21,6 @@ logger = logging.getLogger(__name__)
 
 # How long one table's catch-up waits for a lock before it is given up until the next sweep.
 CATCH_UP_LOCK_TIMEOUT = "2s"
-
-
-@shared_task(name="games.tasks.expire_joker_draw_decision", acks_late=True)
-def expire_joker_draw_decision(round_id: int) -> None:
-    """Fold the box whose decision time ran out; harmless if it has acted meanwhile, or if this
-    is a redelivery of a timer that already ran (README, Crashes)."""
-    fault_point("timer.started")
-    joker_draw.expire_decision(round_id)
-    fault_point("timer.committed")  # folded, but the broker never heard the task end
-
-
-@shared_task(name="games.tasks.fold_overdue_boxes")
-def fold_overdue_boxes() -> int:
-    """The joker draw decision timer (JD-4), on Celery beat's one-second tick: each round with
-    a box out of time goes to a fold task of its own. No request sends a broker message for
-    its timer; a fold comes at most about a second after the deadline, and a decision that
-    comes after the deadline is refused on arrival anyway. Returns how many were handed on."""
-    overdue = _overdue_joker_draw_rounds()
-    for round_id, _table_id in overdue:
-        expire_joker_draw_decision.delay(round_id)
-    return len(overdue)
 
 
 @shared_task(name="games.tasks.catch_up_stud_table", acks_late=True)
@@ -66,7 +44,7 @@ def sweep_overdue_rounds() -> int:
     its own: one that fails is rolled back, logged and shown to the pit
     (``games.tables.alerts``), and the other tables are still caught up. Returns how many joker
     draw rounds were overdue."""
-    overdue = _overdue_joker_draw_rounds()
+    overdue = overdue_rounds()
     caught_up: set[int] = set()
     failed: set[int] = set()
     catch_ups: list[tuple[int, Callable[[], object]]] = [
@@ -106,17 +84,6 @@ def _caught_up(table_id: int, catch_up: Callable[[], object]) -> bool:
     return True
 
 
-def _overdue_joker_draw_rounds() -> list[tuple[int, int]]:
-    """Each joker draw round with a box out of time, and its table."""
-    return list(
-        Round.objects.filter(
-            status=RoundStatus.DECIDING,
-            table__game=Game.JOKER_DRAW,
-            decision_deadline__lte=timezone.now(),
-        ).values_list("pk", "table_id")
-    )
-
-
 def _peer_tables_to_touch(game: str) -> set[int]:
     """Tables of a peer game with an overdue decision, or seated players a hand may be due to."""
     overdue = Round.objects.filter(
@@ -126,10 +93,3 @@ def _peer_tables_to_touch(game: str) -> set[int]:
         "table_id", flat=True
     )
     return set(overdue) | set(seated)
-
-
-@shared_task(name="games.tasks.observe_rtp", acks_late=True)
-def observe_rtp() -> int:
-    """Record actual against theoretical RTP of every table and paytable version; returns how
-    many observations raised an alert."""
-    return sum(observation.alert for observation in rtp_monitor.observe_rtp())

@@ -10,11 +10,12 @@ import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 
 from games.joker_draw import rtp_lab as rtp
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.models import Game, TableStatus
 from games.tables import services as table_services
 from games.tables.limits import DEFAULT_LIMITS
 from payouts.models import ChangeStatus, PaytableLine
-from payouts.services import ChangeRefused, propose_paytable_version
+from payouts.services import ChangeRefused
 from tests.conftest import joker_draw_limits
 
 D = Decimal
@@ -85,12 +86,12 @@ def test_a_paytable_version_that_would_pay_fractions_of_a_cent_at_a_table_is_ref
         paytable=bet, lines={"pair": Fraction(7, 5)}, reason="ok", by=pit
     )
     rtp.compute_now(fine, seed=1)
-    table_services.approve_paytable_version(fine, by=pit2)
+    approve_paytable_version(fine, by=pit2)
     odd = propose_paytable_version(
         paytable=bet, lines={"pair": Fraction(1, 7)}, reason="odd", by=pit
     )
     with pytest.raises(ChangeRefused) as refused:
-        table_services.approve_paytable_version(odd, by=pit2)
+        approve_paytable_version(odd, by=pit2)
     assert refused.value.errors["lines"] == (
         "At table Joker 1, a stake of 0.60 on the pair line at 1:7 "
         "would pay a fraction of a cent (JD-2)."
@@ -109,7 +110,7 @@ def test_limits_naming_a_paytable_that_would_pay_fractions_of_a_cent_are_refused
     )
     settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "100"), "bonus": ("0", "100")}
     rtp.compute_now(odd, seed=1)
-    table_services.approve_paytable_version(odd, by=pit2)  # no table uses it yet
+    approve_paytable_version(odd, by=pit2)  # no table uses it yet
     errors = refusal(new_table(Game.JOKER_DRAW), joker_draw_limits(default_paytables), pit)
     assert errors["bonus_paytable"] == (
         "With these limits a stake of 0.31 on the straight line at 1:3 "
@@ -216,10 +217,10 @@ def test_paytable_versions_need_a_second_approver_and_freeze_once_approved(
     assert draft.status == ChangeStatus.DRAFT
     assert bonus.active_version() == v1
     with pytest.raises(ChangeRefused, match="separation of duties"):
-        table_services.approve_paytable_version(draft, by=pit)
+        approve_paytable_version(draft, by=pit)
     settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "100"), "bonus": ("0", "100")}
     rtp.compute_now(draft, seed=1)
-    table_services.approve_paytable_version(draft, by=pit2)
+    approve_paytable_version(draft, by=pit2)
     assert bonus.active_version() == draft
     with (
         pytest.raises(IntegrityError, match="approved version cannot change"),

@@ -14,10 +14,11 @@ from django.test import Client
 
 from casino.roles import PIT_STAFF
 from games.joker_draw import rtp_lab as rtp
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.models import TableLimits
 from games.tables import services as table_services
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion
-from payouts.services import ChangeRefused, draft_editors, propose_paytable_version
+from payouts.services import ChangeRefused, draft_editors
 from tests.conftest import joker_draw_limits, make_user
 
 
@@ -88,7 +89,7 @@ def test_who_edits_a_draft_in_the_admin_inline_cannot_approve_it_anywhere(
     assert staff.status_code == 400
     assert "whoever changes a draft cannot approve it" in staff.content.decode()
     with pytest.raises(ChangeRefused, match="separation of duties"):
-        table_services.approve_paytable_version(bet_draft, by=pit2)
+        approve_paytable_version(bet_draft, by=pit2)
     bet_draft.refresh_from_db()
     assert (bet_draft.status, bet_draft.approved_by) == (ChangeStatus.DRAFT, None)
 
@@ -102,8 +103,8 @@ def test_adding_or_deleting_a_draft_line_counts_as_a_change(bet_draft, pit2, pit
         PaytableLine.objects.filter(version=bet_draft, category="pair").delete()
     rtp.compute_now(bet_draft, seed=1)
     with pytest.raises(ChangeRefused, match="whoever changes a draft cannot approve it"):
-        table_services.approve_paytable_version(bet_draft, by=pit2)
-    assert table_services.approve_paytable_version(bet_draft, by=pit3).approved_by == pit3
+        approve_paytable_version(bet_draft, by=pit2)
+    assert approve_paytable_version(bet_draft, by=pit3).approved_by == pit3
 
 
 def test_a_change_to_the_versions_own_fields_counts(bet_draft, pit2, pit3):
@@ -111,8 +112,8 @@ def test_a_change_to_the_versions_own_fields_counts(bet_draft, pit2, pit3):
         PaytableVersion.objects.filter(pk=bet_draft.pk).update(reason="a better reason")
     rtp.compute_now(bet_draft, seed=1)
     with pytest.raises(ChangeRefused, match="whoever changes a draft cannot approve it"):
-        table_services.approve_paytable_version(bet_draft, by=pit2)
-    table_services.approve_paytable_version(bet_draft, by=pit3)
+        approve_paytable_version(bet_draft, by=pit2)
+    approve_paytable_version(bet_draft, by=pit3)
 
 
 def test_the_proposers_own_later_edit_leaves_a_colleague_free_to_approve(bet_draft, pit, pit2):
@@ -121,7 +122,7 @@ def test_the_proposers_own_later_edit_leaves_a_colleague_free_to_approve(bet_dra
     )
     assert page.status_code == 302
     rtp.compute_now(bet_draft, seed=1)
-    assert table_services.approve_paytable_version(bet_draft, by=pit2).approved_by == pit2
+    assert approve_paytable_version(bet_draft, by=pit2).approved_by == pit2
 
 
 # pghistory's context lasts to the end of the database transaction: a change nobody is named for
@@ -132,7 +133,7 @@ def test_a_change_nobody_is_named_for_blocks_every_approval(bet_draft, pit2, pit
     rtp.compute_now(bet_draft, seed=1)
     for colleague in (pit2, pit3):
         with pytest.raises(ChangeRefused, match="the history does not name"):
-            table_services.approve_paytable_version(bet_draft, by=colleague)
+            approve_paytable_version(bet_draft, by=colleague)
 
 
 @pytest.fixture

@@ -69,8 +69,10 @@ def funded_player(player, pit):
 
 def lost_round(player, table) -> Round:
     """JD-5: a box that folds at once loses its ante of 0.30."""
-    round_ = joker_draw.open_round(player=player, table=table, boxes=[BoxRequest(1, D("0.30"))])
-    return joker_draw.act(player=player, round_id=round_.pk, box=1, action="fold")
+    round_ = joker_draw.open_round(
+        player=player, table=table, boxes=[BoxRequest(1, D("0.30"))]
+    ).round
+    return joker_draw.act(player=player, round_id=round_.pk, box=1, action="fold").round
 
 
 def legacy_reversal(original: LedgerTransaction, by) -> LedgerTransaction:
@@ -95,7 +97,7 @@ def game_transaction(kind: str, player, joker_table, stud_table, pit) -> LedgerT
     if kind == "stake of a live round":
         round_ = joker_draw.open_round(
             player=player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-        )
+        ).round
         return LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open")
     if kind == "rake of a finished hand":
         return rake_of_a_passive_hand(stud_table, player, pit)
@@ -165,11 +167,11 @@ def test_the_admin_offers_no_reversal_of_game_money_and_still_of_a_cage_mistake(
 def test_a_live_round_whose_stake_reversal_was_refused_plays_on(funded_player, joker_table, pit):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     stake = LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open")
     with pytest.raises(LedgerError):
         money.reverse_transaction(stake, reason="complaint", by=pit)
-    round_ = joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="bet")
+    round_ = joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="bet").round
     assert round_.status == RoundStatus.SETTLED
     assert replay_round(round_).ok
     assert_ledger_passes()
@@ -331,7 +333,7 @@ def test_a_correction_names_a_box_of_the_round_an_amount_and_a_reason(
 def test_a_round_in_play_is_voided_not_corrected(funded_player, joker_table, pit):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     with pytest.raises(ChangeRefused) as refused:
         corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
     assert "a round in play is voided" in refused.value.errors["round"]
@@ -369,7 +371,7 @@ def test_a_joker_draw_round_whose_stake_was_reversed_is_still_voided(
 ):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.60"), D("0.30"))]
-    )
+    ).round
     legacy_reversal(LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open"), pit)
     assert balance(funded_player) == D("100.00")  # the stakes came back once already
     void_round(round_, by=pit, reason="stuck after a reversal")
@@ -400,12 +402,12 @@ def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player
     """JD-5, JD-6: before the first decision, after one exchange and after two."""
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"), D("0.30"))]
-    )
+    ).round
     for count in (2, 1)[:exchanges]:
         cards = round_.engine_state["boxes"][0]["cards"][:count]
         round_ = joker_draw.act(
             player=funded_player, round_id=round_.pk, box=1, action="exchange", cards=cards
-        )
+        ).round
     assert balance(funded_player) < D("100.00")
     void_round(round_, by=pit, reason="fault")
     round_.refresh_from_db()

@@ -162,14 +162,14 @@ def world(
         money.deposit(player=user, currency="USD", amount=D("500.00"), reason="cash", by=pit)
     settled = joker_draw.open_round(
         player=other_player, table=joker_table, boxes=[BoxRequest(box=1, ante=D("0.30"))]
-    )
+    ).round
     joker_draw.act(player=other_player, round_id=settled.pk, box=1, action="fold")
     settled.refresh_from_db()
     open_round = joker_draw.open_round(
         player=player,
         table=joker_table,
         boxes=[BoxRequest(box=1, ante=D("0.60"), bonus=D("0.30"))],
-    )
+    ).round
     for service, table in ((stud, stud_table), (drawmaha, drawmaha_table)):
         service.join(player=player, table=table, seat=1, buy_in=D("100.00"))
         service.join(player=other_player, table=table, seat=2, buy_in=D("100.00"))

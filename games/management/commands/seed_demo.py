@@ -12,6 +12,7 @@ from django.db import transaction
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games.joker_draw import rtp_lab as rtp
+from games.joker_draw.paytables import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
 from games.tables.limits import DEFAULT_LIMITS
@@ -47,7 +48,7 @@ class Command(BaseCommand):
                 # Approval needs the version's computed RTP (JD-14); no workers run yet.
                 self.stdout.write(f"computing the RTP of {version} ...")
                 rtp.compute_now(version)
-                table_services.approve_paytable_version(version, by=checker)
+                approve_paytable_version(version, by=checker)
             for game in Game:
                 for currency in Currency:
                     self._table(game, currency, maker, checker)

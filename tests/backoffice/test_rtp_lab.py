@@ -137,10 +137,10 @@ def test_every_scheduled_job_is_a_registered_task(settings):
     celery_app.loader.import_default_modules()
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduled == {
-        "games.tables.tasks.fold_overdue_boxes",
-        "games.tables.tasks.sweep_overdue_rounds",
+        "games.tasks.fold_overdue_boxes",
+        "games.tasks.sweep_overdue_rounds",
         "payouts.tasks.nightly_ledger_report",
-        "games.tables.tasks.observe_rtp",
+        "games.tasks.observe_rtp",
     }
     assert scheduled <= set(celery_app.tasks)
 

@@ -1,9 +1,11 @@
 """Joker draw poker rounds: open, act, time out and settle, with every cent through the ledger.
 
-Each call runs in one database transaction under a row lock on the round, so two requests on
-the same round never both apply, and a round is always either as it was or fully moved on:
+Each call runs in one database transaction (its caller's, when it is called inside one: a
+refusal then rolls back the caller's work too) under a row lock on the round, so two requests
+on the same round never both apply, and a round is always either as it was or fully moved on:
 the engine state, the hand history and the ledger postings commit together. A round therefore
-survives a restart exactly where it was.
+survives a restart exactly where it was. Each move returns the round with its engine state
+(`RoundPlay`).
 """
 
 from __future__ import annotations

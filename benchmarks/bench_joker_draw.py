@@ -90,7 +90,7 @@ def prepare_database(players: int) -> list[str]:
 
     from casino.roles import PIT_STAFF, PLAYER
     from games.joker_draw import rtp_lab as rtp
-    from games.joker_draw.limits import approve_paytable_version
+    from games.joker_draw.paytables import approve_paytable_version
     from games.models import Game
     from games.tables import services as tables
     from games.tables.table_game import game_of
@@ -152,7 +152,7 @@ def service_rounds_per_second() -> float:
     stake = [joker_draw.BoxRequest(1, Decimal("0.30"))]
     start = time.perf_counter()
     for _ in range(SERVICE_ROUNDS):
-        round_ = joker_draw.open_round(player=player, table=table, boxes=stake)
+        round_ = joker_draw.open_round(player=player, table=table, boxes=stake).round
         joker_draw.act(player=player, round_id=round_.pk, box=1, action="bet")
     return SERVICE_ROUNDS / (time.perf_counter() - start)
 

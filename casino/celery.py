@@ -9,4 +9,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # The task modules live in the packages of the games and of the ledger.
-app.autodiscover_tasks(["games.tables", "games.stud", "games.drawmaha", "payouts"])
+app.autodiscover_tasks(
+    ["games.tables", "games.joker_draw", "games.stud", "games.drawmaha", "payouts"]
+)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 import psycopg
@@ -20,26 +19,13 @@ from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from pghistory.runtime import _inject_history_context
 from psycopg.types.datetime import TimestamptzLoader
 
-_whole_request = ContextVar("whole_request", default=False)
-
-
-@contextmanager
-def request_transaction() -> Iterator[None]:
-    """The transaction of a whole request, which commits or rolls back as one: every refusal
-    inside it ends the request and rolls everything back."""
-    with transaction.atomic():
-        token = _whole_request.set(True)
-        try:
-            yield
-        finally:
-            _whole_request.reset(token)
-
 
 def service_transaction() -> AbstractContextManager[None]:
-    """A service's transaction. Called inside another it takes a savepoint, so that a refusal
-    undoes the service's work and nothing of its caller's; inside a request transaction, which
-    rolls back whole on any refusal, it spares that savepoint (two round trips)."""
-    return transaction.atomic(savepoint=not _whole_request.get())
+    """A service's transaction: its own when it is called on its own, else its caller's, with
+    no savepoint. A refusal inside a caller's transaction then rolls back the caller's whole
+    transaction, which is what each caller wants (a request's, or a task's per table); a caller
+    that means to carry on after a refusal wraps the call in a savepoint of its own."""
+    return transaction.atomic(savepoint=False)
 
 
 # One server-binding cursor for each thread's database connection (Django's connections are a

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from games import registry  # noqa: F401  (the games' limit fields, for the forms below)
+from games.joker_draw import admin as joker_draw_admin  # noqa: F401 - registers its admins
 from games.joker_draw import corrections
 from games.models import (
     BoxSettlement,

@@ -26,7 +26,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.db import prepared_cursor, request_transaction
+from casino.db import prepared_cursor
 from casino.faults import fault_point
 from casino.http.permissions import acting_user
 from payouts.models import IdempotentRequest
@@ -71,7 +71,8 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
             raise ValidationError({HEADER: [message]})
         fingerprint = _fingerprint(request)
         try:
-            with request_transaction():
+            # One transaction for the whole request: any refusal rolls all of it back.
+            with transaction.atomic():
                 response = view_method(view, request, *args, **kwargs)
                 recorded = False
                 if status.is_success(response.status_code):

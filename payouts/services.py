@@ -1,4 +1,5 @@
-"""Money-moving and paytable services: every write to the ledger goes through `post_transaction`.
+"""Money-moving services, every write to the ledger through `post_transaction`, and the
+maker-checker rule of every configuration change.
 
 Accounts are locked in id order (so two transactions never wait on each other in a cycle),
 new balances are checked before anything is written, and the entries and the cached balances
@@ -13,7 +14,6 @@ from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import pghistory
@@ -33,9 +33,6 @@ from payouts.models import (
     LedgerEntry,
     LedgerTransaction,
     MakerCheckerChange,
-    Paytable,
-    PaytableCategory,
-    PaytableLine,
     PaytableVersion,
     ReversalProposal,
     TransactionKind,
@@ -572,40 +569,7 @@ def _required_reason(reason: str) -> str:
     return reason
 
 
-# Paytables (JD-14) ---------------------------------------------------------------------------
-
-
-def propose_paytable_version(
-    *, paytable: Paytable, lines: dict[str, Fraction], reason: str, by: User | None
-) -> PaytableVersion:
-    errors: dict[str, str] = {}
-    if not lines:
-        errors["lines"] = "A paytable version needs at least one line (JD-14)."
-    for category, odds in lines.items():
-        if category not in PaytableCategory.values:
-            errors[f"lines.{category}"] = f"{category!r} is not a hand category (JD-14)."
-        elif odds <= 0:
-            errors[f"lines.{category}"] = "Odds must be above zero (JD-14)."
-    if not (reason or "").strip():
-        errors["reason"] = "Say why the paytable changes."
-    if errors:
-        raise ChangeRefused(errors)
-    with pghistory.context(user=getattr(by, "pk", None), reason=reason), transaction.atomic():
-        Paytable.objects.select_for_update().get(pk=paytable.pk)
-        last = paytable.versions.order_by("-number").values_list("number", flat=True).first() or 0
-        version = PaytableVersion.objects.create(
-            paytable=paytable, number=last + 1, reason=reason.strip(), proposed_by=by
-        )
-        PaytableLine.objects.bulk_create(
-            PaytableLine(
-                version=version,
-                category=category,
-                odds_numerator=odds.numerator,
-                odds_denominator=odds.denominator,
-            )
-            for category, odds in lines.items()
-        )
-    return version
+# Maker-checker -------------------------------------------------------------------------------
 
 
 def check_approver(change: MakerCheckerChange, by: User) -> dict[str, str]:
@@ -661,3 +625,11 @@ def draft_editors(change: MakerCheckerChange) -> tuple[set[int], bool]:
         else:
             editors.add(int(user))
     return editors, unattributed
+
+
+def mark_approved(change: MakerCheckerChange, by: User) -> None:
+    """Record the approval of a draft that `check_approver` let `by` approve."""
+    change.status = ChangeStatus.APPROVED
+    change.approved_by = by
+    change.approved_at = timezone.now()
+    change.save(update_fields=["status", "approved_by", "approved_at"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
@@ -16,7 +15,7 @@ from games.joker_draw.serializers import OpenRoundSerializer, RoundActionSeriali
 from games.joker_draw.services import BoxRequest
 from games.models import Game
 from games.tables import selectors
-from games.tables.api import IDEMPOTENCY, JSON_ONLY, NewestRoundsFirst
+from games.tables.api import IDEMPOTENCY, JSON_ONLY, NewestRoundsFirst, overdue_first
 from payouts.idempotency import idempotent
 
 
@@ -47,7 +46,7 @@ class JokerDrawRounds(APIView):
         incoming = OpenRoundSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        round_ = joker_draw.open_round(
+        play = joker_draw.open_round(
             player=acting_user(request),
             table=data["table"],
             boxes=[
@@ -56,7 +55,10 @@ class JokerDrawRounds(APIView):
             ],
             client_seed=data.get("client_seed"),
         )
-        return Response(round_json(round_, request.user), status=status.HTTP_201_CREATED)
+        return Response(
+            round_json(play.round, request.user, state=play.state),
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class JokerDrawRound(APIView):
@@ -75,26 +77,17 @@ class JokerDrawRoundActions(APIView):
     renderer_classes = JSON_ONLY
 
     @extend_schema(request=RoundActionSerializer, responses={200: dict}, parameters=[IDEMPOTENCY])
-    def post(self, request: Request, pk: int) -> HttpResponse:
-        # A decision that came too late rolls its transaction back; the overdue box is folded
-        # and committed on its own, so refusing the late decision does not undo the fold.
-        try:
-            return self._decide(request, pk)
-        except joker_draw.DecisionOverdue:
-            joker_draw.expire_decision(pk)
-        return self._decide(request, pk)
-
+    @overdue_first(joker_draw.expire_decision)
     @idempotent
-    def _decide(self, request: Request, pk: int) -> Response:
+    def post(self, request: Request, pk: int) -> Response:
         incoming = RoundActionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        round_ = joker_draw.act(
+        play = joker_draw.act(
             player=acting_user(request),
             round_id=pk,
             box=data["box"],
             action=data["action"],
             cards=data["cards"],
-            fold_overdue_first=False,  # post() folds it, outside this transaction
         )
-        return Response(round_json(round_, request.user))
+        return Response(round_json(play.round, request.user, state=play.state))

@@ -8,12 +8,12 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.urls import URLPattern
-from django.utils import timezone
 
 from games.engine import joker_draw as engine
 from games.joker_draw import limits, replay, services, urls, voids
 from games.joker_draw.limits import top_round_payout
-from games.models import Game, Round, RoundStatus, TableLimits
+from games.joker_draw.selectors import overdue_rounds
+from games.models import Game, Round, TableLimits
 from games.tables.table_game import ZERO, CatchUp, Staked, TableGame, VoidedStakes
 from payouts.models import Paytable
 
@@ -69,11 +69,7 @@ class JokerDraw(TableGame):
         """Each round with a box out of time: folded on its own."""
         return [
             CatchUp(table_id, functools.partial(services.expire_decision, round_id), round_id)
-            for round_id, table_id in Round.objects.filter(
-                status=RoundStatus.DECIDING,
-                table__game=self.code,
-                decision_deadline__lte=timezone.now(),
-            ).values_list("pk", "table_id")
+            for round_id, table_id in overdue_rounds()
         ]
 
     @property

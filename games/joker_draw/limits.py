@@ -1,6 +1,5 @@
-"""The joker draw's table limits: what they are, a new table's first proposal, what they must
-satisfy (with messages naming the field and the rule), and the paytable versions that must fit
-the tables that use them."""
+"""The joker draw's table limits: what they are, a new table's first proposal, and what they
+must satisfy (with messages naming the field and the rule)."""
 
 from __future__ import annotations
 
@@ -9,19 +8,14 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
-import pghistory
-from django.db import transaction
-
 from games.engine.joker_draw import Stake, top_payout
-from games.joker_draw.rtp_lab import band_problem, house_band
+from games.joker_draw.rtp_lab import band_problem
 from games.models import TableLimits
 from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
-from games.tables.services import mark_approved
-from payouts.models import CENT, ChangeStatus, PaytableKind, PaytableVersion
-from payouts.services import ChangeRefused, check_approver
+from payouts.models import CENT, PaytableKind, PaytableVersion
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    pass
 
 D = Decimal
 LIMIT_FIELDS = (
@@ -151,55 +145,3 @@ def top_round_payout(limits: TableLimits) -> Decimal | None:
         for n in range(1, (limits.boxes_per_round or 1) + 1)
     ]
     return top_payout(stakes, bet_paytable=bet.odds(), bonus_paytable=bonus.odds())
-
-
-def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableVersion:
-    """Approve a draft paytable version: by a second staff member, and only if every table
-    that uses the paytable would still pay every legal stake in whole cents (JD-2, JD-14)."""
-    with pghistory.context(user=by.pk, reason=f"approve {version}"), transaction.atomic():
-        version = (
-            PaytableVersion.objects.select_for_update()
-            .select_related("paytable")
-            .get(pk=version.pk)
-        )
-        errors = check_approver(version, by)
-        if version.status == ChangeStatus.DRAFT:
-            content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
-            errors = {**content, **errors}
-        if errors:
-            raise ChangeRefused(errors)
-        mark_approved(version, by)
-    return version
-
-
-def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:
-    """The version's computed RTP must lie in the band of every table that uses the paytable,
-    or in the house band when none does yet (JD-14)."""
-    kind = version.paytable.kind
-    bands = [
-        (f"table {limits.table}", low, high)
-        for limits in TableLimits.objects.filter(
-            status=ChangeStatus.APPROVED, **{f"{kind}_paytable": version.paytable}
-        ).select_related("table")
-        for low, high in [
-            (getattr(limits, f"{kind}_rtp_min_percent"), getattr(limits, f"{kind}_rtp_max_percent"))
-        ]
-        if low is not None and high is not None
-    ]
-    return band_problem(version, bands or [house_band(kind)])
-
-
-def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:
-    bet = version.paytable.kind == PaytableKind.BET
-    stakes_of = bet_stakes if bet else bonus_stakes
-    field = "bet_paytable" if bet else "bonus_paytable"
-    odds = version.odds()
-    tables_limits = TableLimits.objects.filter(
-        status=ChangeStatus.APPROVED, **{field: version.paytable}
-    )
-    for limits in tables_limits.select_related("table"):
-        values = {name: getattr(limits, name) for name in LIMIT_FIELDS}
-        problem = unpayable_stake(stakes_of(values), odds)
-        if problem:
-            return {"lines": f"At table {limits.table}, {problem} (JD-2)."}
-    return {}

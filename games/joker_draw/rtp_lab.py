@@ -3,8 +3,9 @@
 A run is split into chunks of ``chunk_rounds`` rounds. Each chunk has its own seed, derived from
 the run's seed, and its exact integer tally is written once, so a chunk computed twice (a task
 redelivered after its worker died) counts once and any run repeats to the last unit. The chunks
-run on Celery workers (``payouts.tasks``) or in-process (the ``rtp`` command's ``--in-process``
-and the demo data); either way the result is the same.
+run on Celery workers (``games.joker_draw.tasks``, whose dispatch whoever starts a run hands
+over) or in-process (the ``rtp`` command's ``--in-process`` and the demo data); either way the
+result is the same.
 
 Pit staff may approve a paytable version only once a finished run of its current lines, under
 the reference strategy and with at least ``RTP_APPROVAL_MIN_ROUNDS`` rounds, shows an RTP inside
@@ -87,10 +88,11 @@ def start_run(
     seed: int | None = None,
     chunk_rounds: int | None = None,
     by: User | None = None,
-    dispatch: bool = True,
+    dispatch: Callable[[int], object] | None = None,
 ) -> RtpRun:
-    """Record a run of ``version`` and, with ``dispatch``, hand its chunks to the workers once
-    the run is committed."""
+    """Record a run of ``version``. With ``dispatch`` (``games.joker_draw.tasks``'s
+    ``dispatch_rtp_run``) its chunks go to the workers once the run is committed; without, the
+    caller computes them (``run_in_process``)."""
     if rounds <= 0:
         raise RtpRefused({"rounds": "A run simulates at least one round."})
     if strategy is None:
@@ -119,10 +121,8 @@ def start_run(
         seed=secrets.randbits(63) if seed is None else seed,
         requested_by=by,
     )
-    if dispatch:
-        from payouts.tasks import dispatch_rtp_run
-
-        transaction.on_commit(lambda: dispatch_rtp_run(run.pk))
+    if dispatch is not None:
+        transaction.on_commit(lambda: dispatch(run.pk))
     return run
 
 
@@ -225,7 +225,7 @@ def run_in_process(run: RtpRun, progress: Callable[[int], None] | None = None) -
 
 def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:
     """A run of the reference strategy just long enough for approval, simulated here."""
-    run = start_run(version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, seed=seed, dispatch=False)
+    run = start_run(version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, seed=seed)
     return run_in_process(run)
 
 

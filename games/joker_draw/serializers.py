@@ -23,10 +23,13 @@ def _version(version: PaytableVersion | None) -> dict[str, Any] | None:
     return {"id": version.pk, "paytable": version.paytable.name, "version": version.number}
 
 
-def round_json(round_: Round, viewer: Any) -> dict[str, Any]:
-    # A round the service has just moved carries its engine state as objects: no need to parse
-    # the stored form again.
-    state = getattr(round_, "joker_state", None) or joker_draw.from_json(round_.engine_state)
+def round_json(
+    round_: Round, viewer: Any, *, state: joker_draw.RoundState | None = None
+) -> dict[str, Any]:
+    """The round as `viewer` may see it. `state` is its engine state when the caller holds it
+    as objects (a service's result), else it is read from the stored form."""
+    if state is None:
+        state = joker_draw.from_json(round_.engine_state)
     settled = round_.status == RoundStatus.SETTLED
     shows_cards = settled or viewer.pk == round_.player_id
     to_act = state.to_act if round_.status == RoundStatus.DECIDING else None

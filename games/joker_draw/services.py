@@ -1,9 +1,11 @@
 """Joker draw poker rounds: open, act, time out and settle, with every cent through the ledger.
 
-Each call runs in one database transaction under a row lock on the round, so two requests on
-the same round never both apply, and a round is always either as it was or fully moved on:
+Each call runs in one database transaction (its caller's, when it is called inside one: a
+refusal then rolls back the caller's work too) under a row lock on the round, so two requests
+on the same round never both apply, and a round is always either as it was or fully moved on:
 the engine state, the hand history and the ledger postings commit together. A round therefore
-survives a restart exactly where it was.
+survives a restart exactly where it was. Each move returns the round with its engine state
+(`RoundPlay`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,7 +25,6 @@ from casino.db import service_transaction
 from casino.faults import fault_point
 from games.engine import fairness, joker_draw
 from games.engine.cards import Card, parse_card
-from games.engine.hands import evaluate
 from games.engine.joker_draw import Bet, Exchange, Fold, RuleViolation, Stake
 from games.joker_draw import sql as joker_draw_sql
 from games.models import (
@@ -65,14 +66,18 @@ class BoxRequest:
     bonus: Decimal | None = None
 
 
+@dataclass(frozen=True)
+class RoundPlay:
+    """A round as a service left it, with its engine state as objects: what the response shows
+    needs no second reading of the stored state."""
+
+    round: Round
+    state: joker_draw.RoundState
+
+
 ACTIONS = ("fold", "bet", "exchange")
 # The house's own rule: a banked round opens only if the house bankroll covers its top payout.
 HOUSE_COVER_RULE = "HB-1"
-
-
-class DecisionOverdue(Exception):
-    """A decision came after its box's time ran out, inside a caller's transaction: the caller
-    rolls back, folds the box with `expire_decision` and decides again (JD-4)."""
 
 
 def open_round(
@@ -81,7 +86,7 @@ def open_round(
     table: Table | int,
     boxes: Sequence[BoxRequest],
     client_seed: str | None = None,
-) -> Round:
+) -> RoundPlay:
     """Take the antes and BONUS bets and deal (JD-3) from the player's seed pair, committed
     before the stake (FS-2); a `client_seed` given here is the player's from this round on.
     `table` is the table or its id: the opening reads the table with its lock either way."""
@@ -134,7 +139,6 @@ def open_round(
             created_at=now,
             house_hold=hold,
         )
-        round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
         history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
         try:
             joker_draw_sql.insert_round(round_, history, actor_id=player.pk)
@@ -187,28 +191,18 @@ def open_round(
                 status=409,
             ) from None
         fault_point("round.opened")
-    return round_
+    return RoundPlay(round_, state)
 
 
 def act(
-    *,
-    player: User,
-    round_id: int,
-    box: int,
-    action: str,
-    cards: Sequence[str] = (),
-    fold_overdue_first: bool = True,
-) -> Round:
+    *, player: User, round_id: int, box: int, action: str, cards: Sequence[str] = ()
+) -> RoundPlay:
     """Apply one box decision (JD-4..JD-7); settles and pays when the last box closes.
 
-    An overdue box is folded first, in a transaction of its own, so the fold stands even when
-    the late decision is then refused. Callers inside an outer transaction (an idempotent
-    request) pass `fold_overdue_first=False`: an overdue round then raises `DecisionOverdue`,
-    and they fold it outside their transaction and call again. That spares the common, timely
-    decision a query of its own.
+    A decision that comes after its box's time ran out is refused (JD-4): folding the box is
+    the timer's (`expire_decision`), which a request runs first, committed on its own, so that
+    refusing the late decision does not undo the fold.
     """
-    if fold_overdue_first:
-        expire_decision(round_id)
     with service_transaction():
         locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
         if locked is None:  # another player's round is as good as no round at all
@@ -217,32 +211,35 @@ def act(
         round_.player = player
         if round_.status != RoundStatus.DECIDING:
             raise RoundRefused("The round is over.", field="action", rule="JD-8", status=409)
-        deadline = round_.decision_deadline
-        if not fold_overdue_first and deadline is not None and deadline <= timezone.now():
-            raise DecisionOverdue(round_id)
-        _apply(
+        now = timezone.now()
+        if round_.decision_deadline is not None and round_.decision_deadline <= now:
+            raise RoundRefused(
+                _("The decision came after the box's time ran out: the box folds."),
+                field="action",
+                rule="JD-4",
+                status=409,
+            )
+        state = _apply(
             round_,
             _engine_action(box, action, cards),
             actor=player,
-            next_deadline=timezone.now() + _decision_time(timeout_seconds),
+            next_deadline=now + _decision_time(timeout_seconds),
         )
-    return round_
+    return RoundPlay(round_, state)
 
 
-def expire_decision(round_id: int) -> Round | None:
-    """Fold the box whose decision time ran out (the timer task; also run on every touch)."""
-    overdue = Round.objects.filter(
-        pk=round_id, status=RoundStatus.DECIDING, decision_deadline__lte=timezone.now()
-    )
-    if not overdue.exists():  # the common case: on time, nothing to lock
-        return None
-    with transaction.atomic():
+def expire_decision(round_id: int) -> RoundPlay | None:
+    """Fold every box of the round whose decision time ran out (JD-4): the timer task, and every
+    decision's request before its own transaction. None when nothing was overdue."""
+    if not joker_draw_sql.is_overdue(round_id, timezone.now()):
+        return None  # the common case: on time, nothing to lock
+    with service_transaction():
         locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW)
         if locked is None:
             return None
         round_, timeout_seconds = locked
-        _fold_overdue(round_, _decision_time(timeout_seconds))
-    return round_
+        state = _fold_overdue(round_, _decision_time(timeout_seconds))
+    return RoundPlay(round_, state)
 
 
 # Internals -----------------------------------------------------------------------------------
@@ -343,29 +340,32 @@ def _decision_time(seconds: int | None) -> timedelta:
     return timedelta(seconds=seconds or 0)
 
 
-def _fold_overdue(round_: Round, timeout: timedelta) -> None:
+def _fold_overdue(round_: Round, timeout: timedelta) -> joker_draw.RoundState:
     """Fold every box whose decision time has run out, each box having its full `timeout`
-    (JD-4)."""
+    (JD-4); the round's state after the folds."""
     now = timezone.now()
+    state = joker_draw.from_json(round_.engine_state)
     while (
         round_.status == RoundStatus.DECIDING
         and round_.decision_deadline
         and round_.decision_deadline <= now
     ):
-        state = joker_draw.from_json(round_.engine_state)
         box = state.to_act
         if box is None:
-            return
+            break
         # The next box's time runs from this box's deadline, not from the fold.
         next_deadline = round_.decision_deadline + timeout
-        _apply(round_, Fold(box.number, timed_out=True), actor=None, next_deadline=next_deadline)
+        state = _apply(
+            round_, Fold(box.number, timed_out=True), actor=None, next_deadline=next_deadline
+        )
+    return state
 
 
 def _apply(
     round_: Round, action: joker_draw.Action, *, actor: User | None, next_deadline: datetime
-) -> None:
+) -> joker_draw.RoundState:
     """Apply `action`; the next box to act, if the round goes on, decides by `next_deadline`
-    (JD-4)."""
+    (JD-4). Returns the round's new engine state."""
     state = joker_draw.from_json(round_.engine_state)
     try:
         extra = joker_draw.extra_stake(state, action)
@@ -390,10 +390,9 @@ def _apply(
     recorded = round_.history_length
     round_.history_length += len(events)
     round_.engine_state = joker_draw.to_json(state)
-    round_.joker_state = state  # type: ignore[attr-defined]  # see round_json
     settlements: list[BoxSettlement] = []
     if state.phase == joker_draw.Phase.SETTLED:
-        settlements, payout = _settle(round_, state, accounts)
+        settlements, payout = _settle(round_, state, _dealer_hand(events), accounts)
         transfers.append(payout)
     else:
         round_.decision_deadline = next_deadline
@@ -410,19 +409,28 @@ def _apply(
     post_transactions(transfers)
     if round_.status == RoundStatus.SETTLED:
         fault_point("round.settled")
+    return state
+
+
+def _dealer_hand(events: Sequence[joker_draw.Event]) -> dict[str, Any]:
+    """The dealer's final hand as the engine judged it when it settled the round (JD-10)."""
+    return next(event.data for event in events if event.kind == "dealer_hand")
 
 
 def _settle(
-    round_: Round, state: joker_draw.RoundState, accounts: GameAccounts
+    round_: Round,
+    state: joker_draw.RoundState,
+    dealer: dict[str, Any],
+    accounts: GameAccounts,
 ) -> tuple[list[BoxSettlement], Transfer]:
-    """The payout records of every box and the one transfer that pays them (JD-11..13)."""
+    """The payout records of every box and the one transfer that pays them (JD-11..13), beside
+    the dealer's hand as the engine's `dealer_hand` event gives it."""
     player = _player_of(round_)
     bet_version = round_.bet_paytable_version
     if bet_version is None:
         raise ValueError(f"{round_} names no bet paytable version (JD-14)")
     currency = round_.table.currency
     now = timezone.now()
-    dealer = evaluate(state.dealer_final)
     held_antes = held_bonuses = paid = Decimal(0)
     records = []
     for box, result in zip(state.boxes, state.results, strict=True):
@@ -444,8 +452,8 @@ def _settle(
                 category=result.category,
                 hand=result.hand,
                 dealer_cards=" ".join(map(str, state.dealer_final)),
-                dealer_category=dealer.category,
-                dealer_qualifies=joker_draw.dealer_qualifies(dealer),
+                dealer_category=dealer["category"],
+                dealer_qualifies=dealer["qualifies"],
                 ante_staked=box.ante,
                 bet_staked=bet_staked,
                 bonus_staked=bonus_staked,

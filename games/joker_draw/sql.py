@@ -139,6 +139,22 @@ def insert_round(
     round_._state.db = connection.alias
 
 
+_IS_OVERDUE = """
+SELECT EXISTS (
+    SELECT 1 FROM games_round
+    WHERE id = %s AND status = 'deciding' AND decision_deadline <= %s
+)
+"""
+
+
+def is_overdue(round_id: int, now: datetime) -> bool:
+    """Whether the round is still being decided and its box to act is out of time at `now`:
+    asked before every decision, without a lock."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_IS_OVERDUE, [round_id, now])
+        return bool(cursor.fetchone()[0])
+
+
 _ROUND_FIELDS = [field.attname for field in Round._meta.concrete_fields]
 
 _PAIR_FIELDS = [field.attname for field in SeedPair._meta.concrete_fields]

@@ -30,7 +30,7 @@ from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
 from games.engine import fairness
 from games.joker_draw import corrections
-from games.joker_draw.limits import approve_paytable_version
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
 from games.models import (
     BoxSettlement,
@@ -71,7 +71,7 @@ from payouts.selectors import (
     rtp_alerts,
     trial_balance,
 )
-from payouts.services import ChangeRefused, propose_paytable_version
+from payouts.services import ChangeRefused
 
 # What each screen needs, from the roles' permissions (casino.roles).
 RUN_THE_PIT = "games.open_close_table"

@@ -1,4 +1,4 @@
-"""Table configuration services: limits and paytables under maker-checker, opening and closing.
+"""Table configuration services: limits under maker-checker, opening and closing.
 
 Every change runs inside a pghistory context carrying who did it and why, so the history the
 database triggers record answers an auditor's "who, when, old, new, reason".
@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import pghistory
 from django.db import transaction
-from django.utils import timezone
 
 from games.models import Table, TableLimits, TableStatus
 from games.tables.limits import validate_limits
 from games.tables.table_game import game_of
-from payouts.models import ChangeStatus, PaytableVersion
-from payouts.services import ChangeRefused, check_approver
+from payouts.models import ChangeStatus
+from payouts.services import ChangeRefused, check_approver, mark_approved
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -63,13 +62,6 @@ def approve_limits(limits: TableLimits, *, by: User) -> TableLimits:
             raise ChangeRefused(errors)
         mark_approved(limits, by)
     return limits
-
-
-def mark_approved(change: TableLimits | PaytableVersion, by: User) -> None:
-    change.status = ChangeStatus.APPROVED
-    change.approved_by = by
-    change.approved_at = timezone.now()
-    change.save(update_fields=["status", "approved_by", "approved_at"])
 
 
 def set_table_status(table: Table, *, status: str, by: User, reason: str) -> Table:

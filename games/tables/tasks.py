@@ -1,4 +1,5 @@
-"""Celery tasks of the games: decision timers and the sweeper that backs them up."""
+"""The sweeper: the timers' back-up for every game's tables. The games' own timers are in their
+packages' ``tasks`` modules."""
 
 from __future__ import annotations
 
@@ -7,12 +8,7 @@ from collections.abc import Callable
 
 from celery import shared_task
 from django.db import connection, transaction
-from django.utils import timezone
 
-from casino.faults import fault_point
-from games.joker_draw import rtp_monitor
-from games.joker_draw import services as joker_draw
-from games.models import Game, Round, RoundStatus
 from games.tables import alerts
 from games.tables.table_game import all_games
 
@@ -20,27 +16,6 @@ logger = logging.getLogger(__name__)
 
 # How long one table's catch-up waits for a lock before it is given up until the next sweep.
 CATCH_UP_LOCK_TIMEOUT = "2s"
-
-
-@shared_task(name="games.tasks.expire_joker_draw_decision", acks_late=True)
-def expire_joker_draw_decision(round_id: int) -> None:
-    """Fold the box whose decision time ran out; harmless if it has acted meanwhile, or if this
-    is a redelivery of a timer that already ran (README, Crashes)."""
-    fault_point("timer.started")
-    joker_draw.expire_decision(round_id)
-    fault_point("timer.committed")  # folded, but the broker never heard the task end
-
-
-@shared_task(name="games.tasks.fold_overdue_boxes")
-def fold_overdue_boxes() -> int:
-    """The joker draw decision timer (JD-4), on Celery beat's one-second tick: each round with
-    a box out of time goes to a fold task of its own. No request sends a broker message for
-    its timer; a fold comes at most about a second after the deadline, and a decision that
-    comes after the deadline is refused on arrival anyway. Returns how many were handed on."""
-    overdue = _overdue_joker_draw_rounds()
-    for round_id, _table_id in overdue:
-        expire_joker_draw_decision.delay(round_id)
-    return len(overdue)
 
 
 @shared_task(name="games.tasks.sweep_overdue_rounds")
@@ -78,21 +53,3 @@ def _caught_up(table_id: int, catch_up: Callable[[], object]) -> bool:
         alerts.catch_up_failed(table_id, error)
         return False
     return True
-
-
-def _overdue_joker_draw_rounds() -> list[tuple[int, int]]:
-    """Each joker draw round with a box out of time, and its table."""
-    return list(
-        Round.objects.filter(
-            status=RoundStatus.DECIDING,
-            table__game=Game.JOKER_DRAW,
-            decision_deadline__lte=timezone.now(),
-        ).values_list("pk", "table_id")
-    )
-
-
-@shared_task(name="games.tasks.observe_rtp", acks_late=True)
-def observe_rtp() -> int:
-    """Record actual against theoretical RTP of every table and paytable version; returns how
-    many observations raised an alert."""
-    return sum(observation.alert for observation in rtp_monitor.observe_rtp())

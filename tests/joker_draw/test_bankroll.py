@@ -16,7 +16,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -110,27 +110,30 @@ def test_a_covered_top_bonus_win_settles_although_other_rounds_drained_the_bankr
     alice, bob, cal = (funded(name, pit) for name in ("alice", "bob", "cal"))
 
     # Alice's round holds 8,036.90 of the 10,000.00.
-    mine = joker_draw.open_round(player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE, D(4))])
+    mine = joker_draw.open_round(
+        player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE, D(4))]
+    ).round
     assert mine.house_hold == hold_for("4.00")
     assert house(AccountKind.HOUSE_BANKROLL) == BANKROLL - hold_for("4.00") == D("1963.10")
 
     # Bob's fits in what is left, and wins his BONUS at the top line (1,800.00) and his bet.
     bobs = joker_draw.open_round(
         player=bob, table=joker_table, boxes=[BoxRequest(1, ANTE, D("0.9"))]
-    )
+    ).round
     joker_draw.act(player=bob, round_id=bobs.pk, box=1, action="bet")
     bob_won = BoxSettlement.objects.get(round=bobs).total_result
     assert bob_won == D("1800.00") + ANTE + 20 * 2 * ANTE
 
-    # Cal's would need more than the bankroll has left: refused, nothing moved.
+    # Cal's would need more than the bankroll has left: refused, nothing moved (the refusal
+    # rolls back its caller's transaction: here a savepoint of the test's).
     before = ledger_state()
-    with pytest.raises(RoundRefused) as refused:
+    with pytest.raises(RoundRefused) as refused, transaction.atomic():
         joker_draw.open_round(player=cal, table=joker_table, boxes=[BoxRequest(1, ANTE, D(4))])
     assert (refused.value.rule, refused.value.status, refused.value.field) == ("HB-1", 409, "boxes")
     assert ledger_state() == before
 
     # Alice's five of a kind still pays in full: 8,000.00 on the BONUS, the ante and the bet.
-    settled = joker_draw.act(player=alice, round_id=mine.pk, box=1, action="bet")
+    settled = joker_draw.act(player=alice, round_id=mine.pk, box=1, action="bet").round
     assert settled.status == RoundStatus.SETTLED
     box = BoxSettlement.objects.get(round=mine)
     assert (box.bonus_line, box.bonus_result) == ("five_of_a_kind", D("8000.00"))
@@ -140,14 +143,18 @@ def test_a_covered_top_bonus_win_settles_although_other_rounds_drained_the_bankr
     call_command("ledger_check", verbosity=0)
 
     # The player's next round is dealt: nothing is left stuck.
-    again = joker_draw.open_round(player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)])
+    again = joker_draw.open_round(
+        player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)]
+    ).round
     assert again.status == RoundStatus.DECIDING
 
 
 @pytest.mark.parametrize("ending", ["bet", "fold", "timed-out fold", "void"])
 def test_the_hold_is_released_however_the_round_ends(joker_table, pit, ending):
     alice = funded("alice", pit)
-    round_ = joker_draw.open_round(player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)])
+    round_ = joker_draw.open_round(
+        player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)]
+    ).round
     assert (house(AccountKind.HOUSE_RESERVED), house(AccountKind.HOUSE_BANKROLL)) == (
         ANTE_HOLD,
         BANKROLL - ANTE_HOLD,
@@ -173,7 +180,9 @@ def test_the_hold_is_released_however_the_round_ends(joker_table, pit, ending):
 
 def test_the_ledger_check_fails_on_a_hold_with_no_open_round(joker_table, pit, auditor):
     alice = funded("alice", pit)
-    round_ = joker_draw.open_round(player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)])
+    round_ = joker_draw.open_round(
+        player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)]
+    ).round
     assert check_ledger().ok
 
     # The round ended behind the ledger's back: its hold stays reserved for nothing (and its
@@ -196,7 +205,9 @@ def test_the_ledger_check_fails_on_a_hold_with_no_open_round(joker_table, pit, a
 
 def test_the_ledger_check_fails_on_an_open_round_the_ledger_holds_nothing_for(joker_table, pit):
     alice = funded("alice", pit)
-    round_ = joker_draw.open_round(player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)])
+    round_ = joker_draw.open_round(
+        player=alice, table=joker_table, boxes=[BoxRequest(1, ANTE)]
+    ).round
     Round.objects.filter(pk=round_.pk).update(house_hold=D("1.00"))
 
     assert dict(check_ledger().findings())[RESERVED_CHECK] == [

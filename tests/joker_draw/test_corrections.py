@@ -137,7 +137,7 @@ def test_a_correction_names_a_box_of_the_round_an_amount_and_a_reason(
 def test_a_round_in_play_is_voided_not_corrected(funded_player, joker_table, pit):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     with pytest.raises(ChangeRefused) as refused:
         corrections.propose_correction(round_, amounts={1: D("0.30")}, reason="r", by=pit)
     assert "a round in play is voided" in refused.value.errors["round"]

@@ -28,24 +28,25 @@ from tests.fixtures.users import api_client
 D60 = Decimal("0.60")
 ONE_BOX = [{"box": 1, "ante": "0.30"}]
 
-# Inside a test's own transaction a service's transaction is a savepoint (two statements), and
+# Inside a test's own transaction a service's transaction is the test's (no savepoint), and
 # the accounts a round posts to are read each time (they are kept per process only once their
 # transaction commits, which a test's never does).
-SERVICE = 2 + 1
+SERVICE = 1
 # The table (key-share locked) with the ids of the limits and paytables in force read in one
 # statement, the next nonce taken from the player's seed pair, the round and its first events
 # in one statement, the ledger's two (lock and read references; write everything).
 OPEN = SERVICE + 5
-# The overdue check before it all; the round locked with its table and decision timeout, the
+# The round locked with its table and decision timeout (a late decision is refused on it), the
 # events and the round's new state in one statement, the ledger's two.
-EXCHANGE = 1 + SERVICE + 4
+EXCHANGE = SERVICE + 4
 # As a decision: the box settlements ride on the round's statement (JD-11..13).
 SETTLE = EXCHANGE
 # Over the API: the player's role (this client is signed in without a token), the request's
-# transaction (a savepoint in the test's) in which the service spares its own, and the response
-# stored under the Idempotency-Key; the overdue check of a decision rides on the round's lock.
-HTTP_OPEN = 1 + OPEN + 1
-HTTP_SETTLE = 1 + SETTLE - 1 + 1
+# transaction (a savepoint in the test's), and the response stored under the Idempotency-Key; a
+# decision's request first folds what is overdue, committed on its own: one statement when
+# nothing is (JD-4).
+HTTP_OPEN = 1 + 2 + OPEN + 1
+HTTP_SETTLE = 1 + 1 + 2 + SETTLE + 1
 # A token sign-in reads the user and the role in one statement.
 HTTP_TOKEN_SETTLE = HTTP_SETTLE
 
@@ -54,7 +55,9 @@ HTTP_TOKEN_SETTLE = HTTP_SETTLE
 def funded(player, pit, joker_table):
     """A player with 100.00 who has played a round, so the house's game accounts exist."""
     money.deposit(player=player, currency="USD", amount=Decimal("100.60"), reason="cash", by=pit)
-    first = joker_draw.open_round(player=player, table=joker_table, boxes=[BoxRequest(1, D60)])
+    first = joker_draw.open_round(
+        player=player, table=joker_table, boxes=[BoxRequest(1, D60)]
+    ).round
     joker_draw.act(player=player, round_id=first.pk, box=1, action="fold")  # loses the ante
     return player
 
@@ -67,12 +70,12 @@ def test_an_opening_an_exchange_and_a_settlement_send_few_statements(
             player=funded,
             table=joker_table,
             boxes=[BoxRequest(1, D60, Decimal("0.30"))],
-        )
+        ).round
     cards = [str(card) for card in engine.from_json(round_.engine_state).boxes[0].cards[:2]]
     with django_assert_max_num_queries(EXCHANGE):
         joker_draw.act(player=funded, round_id=round_.pk, box=1, action="exchange", cards=cards)
     with django_assert_max_num_queries(SETTLE):
-        round_ = joker_draw.act(player=funded, round_id=round_.pk, box=1, action="bet")
+        round_ = joker_draw.act(player=funded, round_id=round_.pk, box=1, action="bet").round
 
     # Fewer statements, the same round: opened, exchanged, bet and settled once (JD-5, JD-11).
     assert round_.status == RoundStatus.SETTLED

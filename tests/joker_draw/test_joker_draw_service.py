@@ -18,9 +18,10 @@ from games.engine import fairness
 from games.joker_draw import services as joker_draw
 from games.joker_draw.replay import replay_joker_draw
 from games.joker_draw.services import BoxRequest
+from games.joker_draw.tasks import expire_joker_draw_decision, fold_overdue_boxes
 from games.models import BoxSettlement, Round, RoundEvent
 from games.tables.rounds import RoundRefused
-from games.tables.tasks import expire_joker_draw_decision, fold_overdue_boxes, sweep_overdue_rounds
+from games.tables.tasks import sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind, LedgerEntry
 from tests.fixtures.joker_draw import ROUNDS, act, open_round
@@ -310,7 +311,9 @@ def test_two_actions_at_once_never_both_apply(player, pit, pit2, default_paytabl
     tables.set_table_status(table, status="open", by=pit, reason="t")
     money.deposit(player=player, currency="USD", amount=D("10.00"), reason="cash", by=pit)
     money.fund_house(currency="USD", amount=D("1000.00"), reason="bankroll", by=pit)
-    round_ = joker_draw.open_round(player=player, table=table, boxes=[BoxRequest(1, D("0.30"))])
+    round_ = joker_draw.open_round(
+        player=player, table=table, boxes=[BoxRequest(1, D("0.30"))]
+    ).round
     start = threading.Barrier(2)
 
     def decide(action: str) -> str:

@@ -21,8 +21,9 @@ from casino.celery import app as celery_app
 from games.engine import joker_draw_rtp as lab
 from games.joker_draw import rtp_lab as rtp
 from games.joker_draw import services as joker_draw
-from games.joker_draw.limits import approve_paytable_version
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_monitor import observe_rtp
+from games.joker_draw.tasks import dispatch_rtp_run
 from games.management.commands.rtp import Command as RtpCommand
 from games.models import BoxSettlement
 from games.tables import services as table_services
@@ -35,7 +36,7 @@ from payouts.models import (
     RtpRun,
     RtpRunStatus,
 )
-from payouts.services import ChangeRefused, deposit, propose_paytable_version
+from payouts.services import ChangeRefused, deposit
 from payouts.tasks import nightly_ledger_report
 from tests.fixtures.tables import TEST_RTP_ROUNDS, joker_draw_limits
 
@@ -59,7 +60,6 @@ def in_process_twin(run: RtpRun) -> RtpRun:
         strategy_name=run.strategy_name,
         seed=run.seed,
         chunk_rounds=run.chunk_rounds,
-        dispatch=False,
     )
     return rtp.run_in_process(twin)
 
@@ -77,7 +77,9 @@ def bet_draft(paytables, pit, **changed: Fraction) -> PaytableVersion:
 
 def test_a_run_on_the_workers_equals_the_same_run_in_process(celery_worker, default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=40_000, chunk_rounds=10_000, seed=11)
+    run = rtp.start_run(
+        version, rounds=40_000, chunk_rounds=10_000, seed=11, dispatch=dispatch_rtp_run
+    )
     run = wait_until_done(run)
     assert run.chunks.count() == 4
     assert sorted(run.chunks.values_list("rounds", flat=True)) == [10_000] * 4
@@ -87,7 +89,9 @@ def test_a_run_on_the_workers_equals_the_same_run_in_process(celery_worker, defa
 
 def test_a_worker_process_killed_mid_run_changes_nothing(celery_worker, default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=720_000, chunk_rounds=60_000, seed=12)
+    run = rtp.start_run(
+        version, rounds=720_000, chunk_rounds=60_000, seed=12, dispatch=dispatch_rtp_run
+    )
     deadline = time.monotonic() + WAIT_SECONDS
     while not run.chunks.exists():
         assert time.monotonic() < deadline
@@ -147,13 +151,9 @@ def test_every_scheduled_job_is_a_registered_task(settings):
 @pytest.mark.django_db
 def test_the_same_seed_repeats_a_run_to_the_last_unit(default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    first = rtp.run_in_process(
-        rtp.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=5, dispatch=False)
-    )
+    first = rtp.run_in_process(rtp.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=5))
     again = in_process_twin(first)
-    other = rtp.run_in_process(
-        rtp.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=6, dispatch=False)
-    )
+    other = rtp.run_in_process(rtp.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=6))
     assert again.result == first.result
     assert other.result != first.result
     assert [c.seed for c in again.chunks.all()] == [c.seed for c in first.chunks.all()]
@@ -162,7 +162,7 @@ def test_the_same_seed_repeats_a_run_to_the_last_unit(default_paytables):
 @pytest.mark.django_db
 def test_a_bonus_run_reports_the_census_figure_95_72(default_paytables):
     version = default_paytables[PaytableKind.BONUS].active_version()
-    run = rtp.run_in_process(rtp.start_run(version, rounds=20_000, seed=8, dispatch=False))
+    run = rtp.run_in_process(rtp.start_run(version, rounds=20_000, seed=8))
     # JD-14, JD-14a: 32317/33761 of the stake comes back, 95.72% by the hand census.
     assert run.result["bonus_exact_rtp"] == "95.7229"
     assert rtp.rtp_of(version) == (Decimal("95.7229"), run)
@@ -171,7 +171,7 @@ def test_a_bonus_run_reports_the_census_figure_95_72(default_paytables):
 @pytest.mark.django_db
 def test_a_chunk_computed_twice_counts_once(default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
+    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9)
     assert rtp.compute_chunk(run.pk, 0) is True
     assert rtp.compute_chunk(run.pk, 0) is False  # a redelivered task
     with pytest.raises(RuntimeError, match="1 of 2 chunks"):
@@ -191,7 +191,7 @@ def test_a_chunk_computed_twice_counts_once(default_paytables):
 def half_run(default_paytables) -> RtpRun:
     """A run of two chunks with the first one stored."""
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9, dispatch=False)
+    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9)
     rtp.compute_chunk(run.pk, 0)
     return run
 
@@ -274,9 +274,7 @@ def test_the_last_two_chunks_committing_at_once_merge_the_run(default_paytables,
 
     monkeypatch.setattr(lab, "simulate", simulate_then_wait)
     for attempt in range(5):
-        run = rtp.start_run(
-            version, rounds=2_000, chunk_rounds=1_000, seed=20 + attempt, dispatch=False
-        )
+        run = rtp.start_run(version, rounds=2_000, chunk_rounds=1_000, seed=20 + attempt)
         assert compute_chunks_at_once(run.pk, [0, 1]) == []
         run.refresh_from_db()
         assert run.status == RtpRunStatus.DONE, f"attempt {attempt}: {rtp.chunks_done(run)} chunks"
@@ -308,11 +306,9 @@ def test_a_run_of_lines_changed_since_does_not_count(default_paytables, pit, pit
 @pytest.mark.django_db
 def test_a_run_too_short_or_of_another_strategy_does_not_count(default_paytables, pit, pit2):
     draft = bet_draft(default_paytables, pit, flush=Fraction(2, 1))
-    short = rtp.start_run(draft, rounds=TEST_RTP_ROUNDS - 1, seed=1, dispatch=False)
+    short = rtp.start_run(draft, rounds=TEST_RTP_ROUNDS - 1, seed=1)
     rtp.run_in_process(short)
-    stand = rtp.start_run(
-        draft, rounds=TEST_RTP_ROUNDS, strategy_name="stand", seed=1, dispatch=False
-    )
+    stand = rtp.start_run(draft, rounds=TEST_RTP_ROUNDS, strategy_name="stand", seed=1)
     rtp.run_in_process(stand)
     assert rtp.rtp_of(draft) is None
     with pytest.raises(ChangeRefused, match="compute its RTP first"):
@@ -398,9 +394,7 @@ def test_the_rtp_command_takes_a_strategy_table(default_paytables, tmp_path):
         out=str(tmp_path),
     )
     run = RtpRun.objects.get(strategy_name="always-bet")
-    stand = rtp.start_run(
-        run.paytable_version, rounds=5_000, strategy_name="stand", seed=3, dispatch=False
-    )
+    stand = rtp.start_run(run.paytable_version, rounds=5_000, strategy_name="stand", seed=3)
     assert run.strategy == stand.strategy
     assert run.result == rtp.run_in_process(stand).result
 
@@ -431,7 +425,7 @@ def test_actual_rtp_is_observed_beside_the_theoretical(
             player=player,
             table=joker_table,
             boxes=[joker_draw.BoxRequest(box=1, ante=Decimal("0.30"), bonus=Decimal("0.30"))],
-        )
+        ).round
         joker_draw.act(player=player, round_id=round_.pk, box=1, action="bet")
     observe_rtp()
     boxes = BoxSettlement.objects.filter(table=joker_table)

@@ -66,7 +66,7 @@ def game_transaction(kind: str, player, joker_table, stud_table, pit) -> LedgerT
     if kind == "stake of a live round":
         round_ = joker_draw.open_round(
             player=player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-        )
+        ).round
         return LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open")
     if kind == "rake of a finished hand":
         return rake_of_a_passive_hand(stud_table, player, pit)
@@ -136,11 +136,11 @@ def test_the_admin_offers_no_reversal_of_game_money_and_still_of_a_cage_mistake(
 def test_a_live_round_whose_stake_reversal_was_refused_plays_on(funded_player, joker_table, pit):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     stake = LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open")
     with pytest.raises(LedgerError):
         money.reverse_transaction(stake, reason="complaint", by=pit)
-    round_ = joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="bet")
+    round_ = joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="bet").round
     assert round_.status == RoundStatus.SETTLED
     assert replay_round(round_).ok
     assert_ledger_passes()
@@ -205,7 +205,7 @@ def test_a_joker_draw_round_whose_stake_was_reversed_is_still_voided(
 ):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.60"), D("0.30"))]
-    )
+    ).round
     legacy_reversal(LedgerTransaction.objects.get(reference=f"round:{round_.pk}:open"), pit)
     assert balance(funded_player) == D("100.00")  # the stakes came back once already
     void_round(round_, by=pit, reason="stuck after a reversal")

@@ -121,13 +121,17 @@ def test_a_busy_consistent_casino_passes(funded, pit, pit2, three_box_table, set
     another still to decide) and settled, a stud and a Drawmaha hand each in play and settled."""
     ann, ben, cal = funded
     table, box = three_box_table, joker_draw.BoxRequest
-    settled = joker_draw.open_round(player=ann, table=table, boxes=[box(1, D("0.60"), D("0.30"))])
+    settled = joker_draw.open_round(
+        player=ann, table=table, boxes=[box(1, D("0.60"), D("0.30"))]
+    ).round
     joker_draw.act(player=ann, round_id=settled.pk, box=1, action="bet")
     two_boxes = joker_draw.open_round(
         player=ann, table=table, boxes=[box(1, D("0.30"), D("0.60")), box(2, D("0.90"))]
-    )
+    ).round
     joker_draw.act(player=ann, round_id=two_boxes.pk, box=1, action="bet")
-    exchanged = joker_draw.open_round(player=ben, table=table, boxes=[box(1, D("0.90"), D("0.30"))])
+    exchanged = joker_draw.open_round(
+        player=ben, table=table, boxes=[box(1, D("0.90"), D("0.30"))]
+    ).round
     dealt = joker_draw_engine.from_json(Round.objects.get(pk=exchanged.pk).engine_state)
     cards = [str(card) for card in dealt.boxes[0].cards[:2]]
     joker_draw.act(player=ben, round_id=exchanged.pk, box=1, action="exchange", cards=cards)

@@ -39,9 +39,9 @@ from casino.roles import PLAYER
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
+from games.joker_draw.tasks import expire_joker_draw_decision
 from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
 from games.tables import services as table_services
-from games.tables.tasks import expire_joker_draw_decision
 from payouts import services as money
 from payouts.models import LedgerEntry, LedgerTransaction
 
@@ -325,7 +325,7 @@ def overdue_round(table: Table, pit: User, name: str) -> tuple[Round, User]:
     player = funded_player(name, pit)
     round_ = joker_draw.open_round(
         player=player, table=table, boxes=[BoxRequest(1, Decimal("0.60"))]
-    )
+    ).round
     Round.objects.filter(pk=round_.pk).update(decision_deadline=timezone.now() - timedelta(days=1))
     return round_, player
 

@@ -106,7 +106,9 @@ class LedgerMachine(RuleBasedStateMachine):
         stake = ante + (D("0.30") if bonus else 0)
         request = BoxRequest(box=1, ante=ante, bonus=D("0.30") if bonus else None)
         try:
-            joker_draw.open_round(player=user, table=self.cast.joker_table, boxes=[request])
+            # A savepoint: a refusal rolls back its caller's transaction, and the machine goes on.
+            with transaction.atomic():
+                joker_draw.open_round(player=user, table=self.cast.joker_table, boxes=[request])
         except (RoundRefused, InsufficientFunds):
             assert self._balance(user) == before
         else:
@@ -138,7 +140,7 @@ class LedgerMachine(RuleBasedStateMachine):
             )
         assert round_.player is not None
         # Only a bet the wallet cannot cover may be refused: every other choice is legal.
-        with contextlib.suppress(InsufficientFunds):
+        with contextlib.suppress(InsufficientFunds), transaction.atomic():
             joker_draw.act(
                 player=round_.player, round_id=round_.pk, box=box.number, action=action, cards=cards
             )

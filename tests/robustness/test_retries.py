@@ -80,7 +80,7 @@ def joker_action(world: World, base_url: str) -> Request:
         player=world.other_player,
         table=world.joker_table,
         boxes=[BoxRequest(box=1, ante=D("0.30"))],
-    )
+    ).round
     path = f"/api/v1/joker-draw/rounds/{round_.pk}/actions/"
     return Request("bob", path, {"box": 1, "action": "fold"}, {"box": 1, "action": "bet"})
 

@@ -48,7 +48,7 @@ def funded(player, other_player, pit):
 def play_round(user, table, *, finish: bool) -> Round:
     round_ = joker_draw.open_round(
         player=user, table=table, boxes=[BoxRequest(box=1, ante=Decimal("0.30"))]
-    )
+    ).round
     if finish:
         joker_draw.act(player=user, round_id=round_.pk, box=1, action="fold")
         round_.refresh_from_db()

@@ -43,11 +43,11 @@ def unfinished_rounds(joker_table, pit, pit2, settings) -> list[Round]:
         deposit(player=user, currency="USD", amount=D("300.00"), reason="cash", by=pit)
     settled = joker_draw.open_round(
         player=dan, table=joker_table, boxes=[joker_draw.BoxRequest(1, D("0.30"))]
-    )
+    ).round
     joker_draw.act(player=dan, round_id=settled.pk, box=1, action="fold")
     deciding = joker_draw.open_round(
         player=carol, table=joker_table, boxes=[joker_draw.BoxRequest(1, D("0.30"))]
-    )
+    ).round
     stud_table = make_stud_table(pit, pit2)
     stud.join(player=dan, table=stud_table, seat=1, buy_in=D("100.00"))
     stud.join(player=eve, table=stud_table, seat=2, buy_in=D("100.00"))

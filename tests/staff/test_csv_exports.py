@@ -59,7 +59,7 @@ def hostile_boxes(joker_table, default_paytables, pit, pit2) -> User:
         table_services.set_table_status(table, status=TableStatus.OPEN, by=pit2, reason="test")
         round_ = joker_draw.open_round(
             player=mallory, table=table, boxes=[joker_draw.BoxRequest(1, Decimal("0.30"))]
-        )
+        ).round
         joker_draw.act(player=mallory, round_id=round_.pk, box=1, action="fold")
     return mallory
 

@@ -154,7 +154,7 @@ def test_the_live_view_shows_a_joker_round_and_the_house_net_today(settled_boxes
     ann = settled_boxes[0]
     round_ = joker_draw.open_round(
         player=ann, table=BoxSettlement.objects.first().table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     page = signed_in(pit).get("/staff/live/tables/").content.decode()
     assert f"round {round_.pk}: ann, 1 box(es), box 1 to decide" in page
     # The bankroll funded; the open round holds part of it (HB-1).

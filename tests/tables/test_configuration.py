@@ -10,12 +10,12 @@ import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 
 from games.joker_draw import rtp_lab as rtp
-from games.joker_draw.limits import approve_paytable_version
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.models import Game, TableStatus
 from games.tables import services as table_services
 from games.tables.table_game import game_of
 from payouts.models import ChangeStatus, PaytableLine
-from payouts.services import ChangeRefused, propose_paytable_version
+from payouts.services import ChangeRefused
 from tests.fixtures.tables import joker_draw_limits
 
 D = Decimal

@@ -13,11 +13,11 @@ import pytest
 
 from casino.roles import PIT_STAFF
 from games.joker_draw import rtp_lab as rtp
-from games.joker_draw.limits import approve_paytable_version
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.models import TableLimits
 from games.tables import services as table_services
 from payouts.models import ChangeStatus, PaytableLine, PaytableVersion
-from payouts.services import ChangeRefused, draft_editors, propose_paytable_version
+from payouts.services import ChangeRefused, draft_editors
 from tests.fixtures.tables import joker_draw_limits
 from tests.fixtures.users import logged_in, make_user
 

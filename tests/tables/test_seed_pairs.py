@@ -368,7 +368,7 @@ def test_openings_at_one_table_do_not_wait_on_each_other(funded_player, pit, jok
                 cursor.execute("SET LOCAL lock_timeout = '2s'")
             opened = joker_draw.open_round(
                 player=funded_player, table=joker_table.pk, boxes=[BoxRequest(1, D("0.30"))]
-            )
+            ).round
     finally:
         release.set()
         thread.join()

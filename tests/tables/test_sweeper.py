@@ -69,7 +69,7 @@ def casino_floor(pit, pit2, joker_table, settings):
     deposit(player=gus, currency="USD", amount=D("100.00"), reason="cash", by=pit)
     joker_round = joker_draw.open_round(
         player=gus, table=joker_table, boxes=[BoxRequest(box=1, ante=D("0.30"))]
-    )
+    ).round
     return {
         "stuck": overdue(stuck_table),
         "late": overdue(late_table),

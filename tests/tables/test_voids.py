@@ -65,7 +65,7 @@ def test_a_joker_draw_round_returns_ante_extra_ante_bet_and_bonus(
         player=funded_player,
         table=three_box_table,
         boxes=[BoxRequest(1, D("0.60"), D("0.30")), BoxRequest(2, D("0.30"))],
-    )
+    ).round
     cards = round_.engine_state["boxes"][0]["cards"][:2]
     joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="exchange", cards=cards)
     joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="bet")
@@ -85,7 +85,7 @@ def test_a_second_void_and_a_settled_round_are_refused_and_move_nothing(
 ):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     void_round(round_, by=pit, reason="fault")
     transactions = LedgerTransaction.objects.count()
     with pytest.raises(ChangeRefused, match="already voided") as refused:
@@ -96,7 +96,7 @@ def test_a_second_void_and_a_settled_round_are_refused_and_move_nothing(
 
     settled = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     joker_draw.act(player=funded_player, round_id=settled.pk, box=1, action="fold")
     with pytest.raises(ChangeRefused, match="settled round cannot be voided"):
         void_round(settled, by=pit, reason="too late")
@@ -109,7 +109,7 @@ def test_a_second_void_and_a_settled_round_are_refused_and_move_nothing(
 def test_a_void_needs_a_reason(funded_player, joker_table, pit):
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     with pytest.raises(ChangeRefused) as refused:
         void_round(round_, by=pit, reason="  ")
     assert list(refused.value.errors) == ["reason"]
@@ -124,7 +124,7 @@ def test_a_void_and_a_decision_at_once_never_both_apply(funded_player, joker_tab
     refused, or the void goes first and the bet finds the round over (JD-8)."""
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"))]
-    )
+    ).round
     start = threading.Barrier(2)
 
     def attempt(what: str) -> str:

@@ -37,12 +37,12 @@ def test_a_joker_draw_round_is_voided_at_every_decision(exchanges, funded_player
     """JD-5, JD-6: before the first decision, after one exchange and after two."""
     round_ = joker_draw.open_round(
         player=funded_player, table=joker_table, boxes=[BoxRequest(1, D("0.30"), D("0.30"))]
-    )
+    ).round
     for count in (2, 1)[:exchanges]:
         cards = round_.engine_state["boxes"][0]["cards"][:count]
         round_ = joker_draw.act(
             player=funded_player, round_id=round_.pk, box=1, action="exchange", cards=cards
-        )
+        ).round
     assert balance(funded_player) < D("100.00")
     void_round(round_, by=pit, reason="fault")
     round_.refresh_from_db()

@@ -12,8 +12,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.joker_draw.paytables import propose_paytable_version
 from payouts.models import Paytable
-from payouts.services import propose_paytable_version
 
 DEFAULT_FILE = Path(settings.BASE_DIR) / "fixtures" / "paytables.json"
 

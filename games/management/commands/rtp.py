@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from games.engine import joker_draw_rtp as lab
 from games.joker_draw import rtp_lab as rtp
+from games.joker_draw.tasks import dispatch_rtp_run
 from payouts.models import Paytable, PaytableVersion, RtpRun, RtpRunStatus
 
 POLL_SECONDS = 0.5
@@ -58,7 +59,7 @@ class Command(BaseCommand):
                 strategy=strategy,
                 seed=options["seed"],
                 chunk_rounds=options["chunk_rounds"],
-                dispatch=not options["in_process"],
+                dispatch=None if options["in_process"] else dispatch_rtp_run,
             )
         except rtp.RtpRefused as refused:
             raise CommandError(str(refused)) from refused

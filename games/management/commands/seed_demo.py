@@ -13,7 +13,7 @@ from django.db import transaction
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games import registry
 from games.joker_draw import rtp_lab as rtp
-from games.joker_draw.limits import approve_paytable_version
+from games.joker_draw.paytables import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
 from games.tables.table_game import TableGame

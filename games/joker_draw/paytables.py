@@ -1,0 +1,115 @@
+"""The joker draw's paytables under maker-checker: a new version is proposed as a draft, and a
+second staff member approves it only if it pays every table that uses it (JD-2, JD-14).
+
+Every change runs inside a pghistory context carrying who did it and why, so the history the
+database triggers record answers an auditor's "who, when, old, new, reason".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import pghistory
+from django.db import transaction
+
+from games.joker_draw.limits import LIMIT_FIELDS, bet_stakes, bonus_stakes, unpayable_stake
+from games.joker_draw.rtp_lab import band_problem, house_band
+from games.models import TableLimits
+from payouts.models import (
+    ChangeStatus,
+    Paytable,
+    PaytableCategory,
+    PaytableKind,
+    PaytableLine,
+    PaytableVersion,
+)
+from payouts.services import ChangeRefused, check_approver, mark_approved
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def propose_paytable_version(
+    *, paytable: Paytable, lines: dict[str, Fraction], reason: str, by: User | None
+) -> PaytableVersion:
+    errors: dict[str, str] = {}
+    if not lines:
+        errors["lines"] = "A paytable version needs at least one line (JD-14)."
+    for category, odds in lines.items():
+        if category not in PaytableCategory.values:
+            errors[f"lines.{category}"] = f"{category!r} is not a hand category (JD-14)."
+        elif odds <= 0:
+            errors[f"lines.{category}"] = "Odds must be above zero (JD-14)."
+    if not (reason or "").strip():
+        errors["reason"] = "Say why the paytable changes."
+    if errors:
+        raise ChangeRefused(errors)
+    with pghistory.context(user=getattr(by, "pk", None), reason=reason), transaction.atomic():
+        Paytable.objects.select_for_update().get(pk=paytable.pk)
+        last = paytable.versions.order_by("-number").values_list("number", flat=True).first() or 0
+        version = PaytableVersion.objects.create(
+            paytable=paytable, number=last + 1, reason=reason.strip(), proposed_by=by
+        )
+        PaytableLine.objects.bulk_create(
+            PaytableLine(
+                version=version,
+                category=category,
+                odds_numerator=odds.numerator,
+                odds_denominator=odds.denominator,
+            )
+            for category, odds in lines.items()
+        )
+    return version
+
+
+def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableVersion:
+    """Approve a draft paytable version: by a second staff member, and only if every table
+    that uses the paytable would still pay every legal stake in whole cents (JD-2, JD-14)."""
+    with pghistory.context(user=by.pk, reason=f"approve {version}"), transaction.atomic():
+        version = (
+            PaytableVersion.objects.select_for_update()
+            .select_related("paytable")
+            .get(pk=version.pk)
+        )
+        errors = check_approver(version, by)
+        if version.status == ChangeStatus.DRAFT:
+            content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
+            errors = {**content, **errors}
+        if errors:
+            raise ChangeRefused(errors)
+        mark_approved(version, by)
+    return version
+
+
+def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:
+    """The version's computed RTP must lie in the band of every table that uses the paytable,
+    or in the house band when none does yet (JD-14)."""
+    kind = version.paytable.kind
+    bands = [
+        (f"table {limits.table}", low, high)
+        for limits in TableLimits.objects.filter(
+            status=ChangeStatus.APPROVED, **{f"{kind}_paytable": version.paytable}
+        ).select_related("table")
+        for low, high in [
+            (getattr(limits, f"{kind}_rtp_min_percent"), getattr(limits, f"{kind}_rtp_max_percent"))
+        ]
+        if low is not None and high is not None
+    ]
+    return band_problem(version, bands or [house_band(kind)])
+
+
+def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:
+    bet = version.paytable.kind == PaytableKind.BET
+    stakes_of = bet_stakes if bet else bonus_stakes
+    field = "bet_paytable" if bet else "bonus_paytable"
+    odds = version.odds()
+    tables_limits = TableLimits.objects.filter(
+        status=ChangeStatus.APPROVED, **{field: version.paytable}
+    )
+    for limits in tables_limits.select_related("table"):
+        values = {name: getattr(limits, name) for name in LIMIT_FIELDS}
+        problem = unpayable_stake(stakes_of(values), odds)
+        if problem:
+            return {"lines": f"At table {limits.table}, {problem} (JD-2)."}
+    return {}

@@ -1,1 +1,3 @@
-"""Game tables and rounds: the Django side of the three games (the rules live in games.engine)."""
+"""Game tables and rounds: one package per game, what they share beneath them (``tables``,
+``peer``), the registry that names them and the pages above them; the rules live in
+``games.engine``."""

@@ -1,1 +1,0 @@
-"""Game services: table configuration (tables) and the rounds of each game."""

@@ -17,7 +17,7 @@ from django.conf import settings
 
 from games.engine.joker_draw_rtp import ratio_spread99
 from games.joker_draw.rtp_lab import PERCENT_PLACES, rtp_of
-from games.tables.selectors import ReturnSums, return_sums
+from games.joker_draw.selectors import ReturnSums, return_sums
 from payouts.models import PaytableKind, PaytableVersion, RtpObservation
 
 

@@ -1,10 +1,24 @@
-"""Read queries of the joker draw."""
+"""Read queries of the joker draw: its rounds out of time, the cards a settled round dealt, the
+settled boxes and their corrections for the payouts review, and the sums its RTP monitor needs."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from django.db import connection
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import Game, Round, RoundStatus
+from games.models import BoxSettlement, Game, Round, RoundStatus, SettlementCorrection, Table
+from payouts.models import ChangeStatus
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def overdue_rounds() -> list[tuple[int, int]]:
@@ -16,3 +30,116 @@ def overdue_rounds() -> list[tuple[int, int]]:
             decision_deadline__lte=timezone.now(),
         ).values_list("pk", "table_id")
     )
+
+
+# Events of a joker draw round that take cards off the deck, with their deck positions (JD-3,
+# JD-4, JD-8).
+_DEALING_EVENTS = ("dealt", "exchange", "dealer_draw")
+
+
+def dealt_cards(round_: Round) -> list[tuple[int, str]]:
+    """Every card a settled joker draw round took off the deck, as (deck position, card) in
+    deck order, for anyone to check against the revealed seed (FS-7). A round still being
+    played shows nothing: its cards are secret until it is over."""
+    if round_.status != RoundStatus.SETTLED:
+        return []
+    dealt: list[tuple[int, str]] = []
+    events = round_.events.filter(kind__in=_DEALING_EVENTS).values_list("kind", "data")
+    for kind, data in events:
+        if kind == "dealt":
+            for holder, positions in data["positions"].items():
+                cards = data["dealer"] if holder == "dealer" else data["boxes"][holder]
+                dealt += zip(positions, cards, strict=True)
+        else:
+            dealt += zip(data["positions"], data["drawn"], strict=True)
+    return sorted(dealt)
+
+
+def box_settlements(
+    *,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    table: Table | None = None,
+    player: User | None = None,
+    category: str = "",
+    min_amount: Decimal | None = None,
+    max_amount: Decimal | None = None,
+) -> QuerySet[BoxSettlement]:
+    """Settled joker draw boxes for the payouts review, newest first; dates are settlement days
+    (UTC, both ends included), amounts the player's net result of the box."""
+    settlements = BoxSettlement.objects.select_related(
+        "round", "table", "player", "bet_paytable_version__paytable",
+        "bonus_paytable_version__paytable",
+    )  # fmt: skip
+    if date_from is not None:
+        settlements = settlements.filter(settled_at__date__gte=date_from)
+    if date_to is not None:
+        settlements = settlements.filter(settled_at__date__lte=date_to)
+    if table is not None:
+        settlements = settlements.filter(table=table)
+    if player is not None:
+        settlements = settlements.filter(player=player)
+    if category:
+        settlements = settlements.filter(category=category)
+    if min_amount is not None:
+        settlements = settlements.filter(total_result__gte=min_amount)
+    if max_amount is not None:
+        settlements = settlements.filter(total_result__lte=max_amount)
+    return settlements.order_by("-settled_at", "-round_id", "box")
+
+
+def approved_corrections(
+    round_ids: Iterable[int] | None = None,
+) -> dict[tuple[int, int], Decimal]:
+    """What approved settlement corrections added to each box (round id, box) of the rounds
+    (of every round when none are named)."""
+    totals: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    approved = SettlementCorrection.objects.filter(status=ChangeStatus.APPROVED)
+    if round_ids is not None:
+        approved = approved.filter(round_id__in=list(round_ids))
+    for correction in approved:
+        for box, amount in correction.box_amounts().items():
+            totals[correction.round_id, box] += amount
+    return dict(totals)
+
+
+@dataclass(frozen=True)
+class ReturnSums:
+    """What one table returned on one paytable version: the sums a ratio estimate of the RTP
+    and its confidence interval need (S staked and R returned per box)."""
+
+    table_id: int
+    paytable_version_id: int
+    boxes: int
+    staked: Decimal
+    returned: Decimal
+    staked_squared: Decimal
+    returned_squared: Decimal
+    cross: Decimal
+
+
+def return_sums(kind: str) -> list[ReturnSums]:
+    """Per table and paytable version, the settled boxes' stakes and returns: for the bet
+    paytable ante and bet together (a folded box returns nothing), for the bonus paytable the
+    bonus of the boxes that placed one."""
+    if kind == "bet":
+        version, staked, net = (
+            "bet_paytable_version_id",
+            "ante_staked + bet_staked",
+            "ante_result + bet_result",
+        )
+        placed = "TRUE"
+    else:
+        version, staked, net = "bonus_paytable_version_id", "bonus_staked", "bonus_result"
+        placed = "bonus_staked > 0"
+    query = f"""
+        SELECT table_id, {version}, count(*), sum(s), sum(r), sum(s * s), sum(r * r), sum(r * s)
+        FROM (
+            SELECT table_id, {version}, {staked} AS s, {staked} + {net} AS r
+            FROM games_boxsettlement WHERE {placed} AND {version} IS NOT NULL
+        ) AS boxes
+        GROUP BY table_id, {version} ORDER BY table_id, {version}
+    """  # noqa: S608 - the fragments are the constants above, never input
+    with connection.cursor() as cursor:
+        cursor.execute(query)
+        return [ReturnSums(*row) for row in cursor.fetchall()]

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from casino.http.permissions import acting_user
 from games import registry
+from games.joker_draw.selectors import dealt_cards
 from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
 from games.peer.game import PeerTableGame
@@ -107,7 +108,7 @@ def recall_round(request: HttpRequest, pk: int) -> HttpResponse:
     round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
     if round_ is None:
         raise Http404("No such round.")
-    dealt = [{"position": p, "card": c} for p, c in selectors.dealt_cards(round_)]
+    dealt = [{"position": p, "card": c} for p, c in dealt_cards(round_)]
     return render(
         request,
         "play/recall_round.html",

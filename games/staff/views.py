@@ -32,6 +32,7 @@ from games.engine import fairness
 from games.joker_draw import corrections
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
+from games.joker_draw.selectors import approved_corrections, box_settlements
 from games.models import (
     BoxSettlement,
     Round,
@@ -52,9 +53,7 @@ from games.staff.forms import (
 from games.tables import services as table_services
 from games.tables.replay import replay_round
 from games.tables.selectors import (
-    approved_corrections,
     available_bankrolls,
-    box_settlements,
     live_tables,
     round_ledger_entries,
     top_payout,

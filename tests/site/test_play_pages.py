@@ -21,11 +21,12 @@ from games.drawmaha.hand import Hand as DrawmahaHand
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import fairness
 from games.joker_draw import services as joker_draw
+from games.joker_draw.selectors import dealt_cards
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, TableStatus
 from games.stud.hand import Hand as StudHand
 from games.stud.tasks import STUD as stud
-from games.tables import live, seeds, selectors
+from games.tables import live, seeds
 from games.tables import services as table_services
 from payouts.services import deposit
 from tests.fixtures.tables import make_drawmaha_table
@@ -172,7 +173,7 @@ def test_dealt_cards_of_a_round_with_exchanges_follow_the_deck(player, joker_tab
     deck = fairness.deck_order(
         round_.secret_server_seed(), round_.client_seed, round_.nonce, jokers=1
     )
-    dealt = selectors.dealt_cards(round_)
+    dealt = dealt_cards(round_)
     # JD-4, JD-8: the exchange and the dealer's draw take the next cards off the top.
     assert [position for position, _ in dealt] == list(range(len(dealt)))
     assert len(dealt) >= 12

@@ -22,12 +22,12 @@ from games.engine import fairness
 from games.engine.dealer import Deck
 from games.joker_draw import services as joker_draw
 from games.joker_draw import sql as joker_draw_sql
+from games.joker_draw.selectors import dealt_cards
 from games.joker_draw.services import BoxRequest
 from games.models import Round, SeedPair, SeedPairStatus
 from games.stud.tasks import STUD as stud
 from games.tables import voids
 from games.tables.replay import replay_round
-from games.tables.selectors import dealt_cards
 from payouts import services as money
 from tests.fixtures.peer import running
 from tests.fixtures.stud import play_passively

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
 
-from payouts.models import Account, AccountKind, LedgerEntry, ReconciliationReport, RtpObservation
+from payouts.models import Account, AccountKind, LedgerEntry, ReconciliationReport
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -219,25 +219,3 @@ def check_ledger() -> LedgerCheck:
 
 def recent_ledger_reports(count: int = 14) -> QuerySet[ReconciliationReport]:
     return ReconciliationReport.objects.order_by("-created_at")[:count]
-
-
-def latest_rtp_observations() -> list[RtpObservation]:
-    """The newest observation of each table, paytable version and kind, alerts first."""
-    newest = (
-        RtpObservation.objects.order_by("table_id", "paytable_version_id", "kind", "-observed_at")
-        .distinct("table_id", "paytable_version_id", "kind")
-        .values_list("pk", flat=True)
-    )
-    return list(
-        RtpObservation.objects.filter(pk__in=list(newest))
-        .select_related("table", "paytable_version__paytable")
-        .order_by("-alert", "table__name", "kind")
-    )
-
-
-def rtp_alerts(count: int = 50) -> QuerySet[RtpObservation]:
-    return (
-        RtpObservation.objects.filter(alert=True)
-        .select_related("table", "paytable_version__paytable")
-        .order_by("-observed_at")[:count]
-    )

@@ -1,5 +1,6 @@
 """Read queries of the joker draw: its rounds out of time, the cards a settled round dealt, the
-settled boxes and their corrections for the payouts review, and the sums its RTP monitor needs."""
+settled boxes and their corrections for the payouts review, and the sums its RTP monitor needs
+and what it observed."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.models import BoxSettlement, Game, Round, RoundStatus, SettlementCorrection, Table
-from payouts.models import ChangeStatus
+from payouts.models import ChangeStatus, RtpObservation
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -143,3 +144,25 @@ def return_sums(kind: str) -> list[ReturnSums]:
     with connection.cursor() as cursor:
         cursor.execute(query)
         return [ReturnSums(*row) for row in cursor.fetchall()]
+
+
+def latest_rtp_observations() -> list[RtpObservation]:
+    """The newest observation of each table, paytable version and kind, alerts first."""
+    newest = (
+        RtpObservation.objects.order_by("table_id", "paytable_version_id", "kind", "-observed_at")
+        .distinct("table_id", "paytable_version_id", "kind")
+        .values_list("pk", flat=True)
+    )
+    return list(
+        RtpObservation.objects.filter(pk__in=list(newest))
+        .select_related("table", "paytable_version__paytable")
+        .order_by("-alert", "table__name", "kind")
+    )
+
+
+def rtp_alerts(count: int = 50) -> QuerySet[RtpObservation]:
+    return (
+        RtpObservation.objects.filter(alert=True)
+        .select_related("table", "paytable_version__paytable")
+        .order_by("-observed_at")[:count]
+    )

@@ -32,7 +32,12 @@ from games.engine import fairness
 from games.joker_draw import corrections
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
-from games.joker_draw.selectors import approved_corrections, box_settlements
+from games.joker_draw.selectors import (
+    approved_corrections,
+    box_settlements,
+    latest_rtp_observations,
+    rtp_alerts,
+)
 from games.models import (
     BoxSettlement,
     Round,
@@ -64,10 +69,8 @@ from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVe
 from payouts.selectors import (
     bankrolls,
     check_ledger,
-    latest_rtp_observations,
     ledger_snapshot,
     recent_ledger_reports,
-    rtp_alerts,
     trial_balance,
 )
 from payouts.services import ChangeRefused

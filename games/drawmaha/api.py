@@ -75,7 +75,7 @@ class DrawmahaLeave(peer_api.LeaveView):
     api = DRAWMAHA_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA.catch_up)
+    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -92,7 +92,7 @@ class DrawmahaActions(peer_api.ActionsView):
     api = DRAWMAHA_API
 
     @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA.catch_up)
+    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

@@ -228,13 +228,15 @@ def act(
     return RoundPlay(round_, state)
 
 
-def expire_decision(round_id: int) -> RoundPlay | None:
+def expire_decision(round_id: int, player: User | None = None) -> RoundPlay | None:
     """Fold every box of the round whose decision time ran out (JD-4): the timer task, and every
-    decision's request before its own transaction. None when nothing was overdue."""
-    if not joker_draw_sql.is_overdue(round_id, timezone.now()):
+    decision's request before its own transaction, which folds only its `player`'s own round
+    (another player's round is as good as no round at all). None when nothing was overdue."""
+    player_id = player.pk if player is not None else None
+    if not joker_draw_sql.is_overdue(round_id, timezone.now(), player_id=player_id):
         return None  # the common case: on time, nothing to lock
     with service_transaction():
-        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW)
+        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player_id)
         if locked is None:
             return None
         round_, timeout_seconds = locked

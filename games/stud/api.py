@@ -68,7 +68,7 @@ class StudLeave(peer_api.LeaveView):
     api = STUD_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD.catch_up)
+    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -81,7 +81,7 @@ class StudActions(peer_api.ActionsView):
     api = STUD_API
 
     @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD.catch_up)
+    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

@@ -191,7 +191,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 STUD_HAND_PAUSE_SECONDS = env.int("STUD_HAND_PAUSE_SECONDS", default=5)
 DRAWMAHA_HAND_PAUSE_SECONDS = env.int("DRAWMAHA_HAND_PAUSE_SECONDS", default=5)
 CELERY_BEAT_SCHEDULE = {
-    # The joker draw decision timer (games.tables.tasks.fold_overdue_boxes).
+    # The joker draw decision timer (games.joker_draw.tasks.fold_overdue_boxes).
     "fold-overdue-boxes": {"task": "games.tasks.fold_overdue_boxes", "schedule": 1.0},
     "sweep-overdue-rounds": {"task": "games.tasks.sweep_overdue_rounds", "schedule": 15.0},
     "nightly-ledger-report": {

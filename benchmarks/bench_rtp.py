@@ -52,12 +52,12 @@ def start_worker() -> subprocess.Popen[bytes]:
 
 
 def timed_run(version: Any, rounds: int, strategy: str) -> tuple[Any, float]:
-    from games.joker_draw import rtp_lab as rtp
+    from games.joker_draw import rtp_lab
     from games.joker_draw.tasks import dispatch_rtp_run
     from payouts.models import RtpRunStatus
 
     started = time.perf_counter()
-    run = rtp.start_run(
+    run = rtp_lab.start_run(
         version, rounds=rounds, strategy_name=strategy, seed=SEED, dispatch=dispatch_rtp_run
     )
     while run.status != RtpRunStatus.DONE:

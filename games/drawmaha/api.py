@@ -18,7 +18,7 @@ from games.drawmaha.serializers import (
     table_json,
 )
 from games.drawmaha.tasks import DRAWMAHA
-from games.engine import drawmaha_phh as phh_drawmaha
+from games.engine import drawmaha_phh
 from games.models import Round
 from games.peer import api as peer_api
 from games.tables.api import IDEMPOTENCY, overdue_first
@@ -28,7 +28,7 @@ from payouts.idempotency import idempotent
 # Drawmaha shows every hand at its showdown (DM-11): a finished hand looks the same to each
 # of its players, so the viewer changes nothing.
 def _phh(hand: Round, viewer: Any) -> str:
-    return phh_drawmaha.dumps(hand_history(hand))
+    return drawmaha_phh.dumps(hand_history(hand))
 
 
 def _hand_json(hand: Round, viewer: Any) -> dict[str, Any]:
@@ -75,7 +75,7 @@ class DrawmahaLeave(peer_api.LeaveView):
     api = DRAWMAHA_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA.catch_up)
+    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -92,7 +92,7 @@ class DrawmahaActions(peer_api.ActionsView):
     api = DRAWMAHA_API
 
     @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA.catch_up)
+    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from games.tables.table_game import ReplayReport
 
 
-class Drawmaha(PeerTableGame):
+class DrawmahaTables(PeerTableGame):
     code = Game.DRAWMAHA
     slug = "drawmaha"
     limit_fields = limits.LIMIT_FIELDS
@@ -47,4 +47,4 @@ class Drawmaha(PeerTableGame):
         return urls.urlpatterns
 
 
-GAME = Drawmaha()
+GAME = DrawmahaTables()

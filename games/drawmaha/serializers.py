@@ -15,8 +15,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.drawmaha.hand import ACTIONS, Hand
-from games.engine import drawmaha
-from games.engine import drawmaha_phh as phh_drawmaha
+from games.engine import drawmaha, drawmaha_phh
 from games.engine.betting import LegalAction
 from games.engine.common import cards_to_json
 from games.engine.drawmaha import DrawOption
@@ -96,10 +95,10 @@ class DrawmahaActionSerializer(serializers.Serializer[None]):
     )
 
 
-def hand_history(round_: Round) -> phh_drawmaha.DrawmahaHandHistory:
+def hand_history(round_: Round) -> drawmaha_phh.DrawmahaHandHistory:
     """A finished hand in the PHH standard (variant PDM), with the shuffle's seeds, the rake and
     the table as user-defined fields (PHH: names starting with an underscore)."""
     hand = Hand.from_json(round_.engine_state)
-    recorded = phh_drawmaha.record(hand.state, peer_serializers.engine_events(round_))
+    recorded = drawmaha_phh.record(hand.state, peer_serializers.engine_events(round_))
     extra = peer_serializers.history_extra(round_, hand, dict(recorded.extra))
     return replace(recorded, extra=extra)

@@ -33,7 +33,7 @@ from games.engine.common import Event
 from games.engine.dealer import Deck
 from games.engine.drawmaha import DrawAction, DrawChoice
 from games.models import Game, Round, Seat, Table, TableLimits
-from games.peer import services as peer_tables
+from games.peer import services as peer_services
 from games.peer.hands import PeerHand, to_cents
 from games.tables.rounds import RoundRefused
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 RULE = "DM-1"  # seats, buy-ins and who may act at the table
 
 
-class Drawmaha(peer_tables.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]):
+class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]):
     """Drawmaha as the shared peer-table functions see it, and a Drawmaha player's decisions."""
 
     game = Game.DRAWMAHA
@@ -97,13 +97,13 @@ class Drawmaha(peer_tables.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]
         ) -> tuple[drawmaha.DrawmahaState, list[Event]]:
             return drawmaha.start_hand(engine_table(limits), stacks, button, deck)
 
-        return peer_tables.open_hand(self, table, ready, start, button=button)
+        return peer_services.open_hand(self, table, ready, start, button=button)
 
     def carry_on(
         self, round_: Round, hand: PeerHand[drawmaha.DrawmahaState], *, actor: User | None
     ) -> None:
         """A player who left acts by default at once; otherwise wait, with a timer."""
-        seat = peer_tables.leaver_to_act(self, round_, hand, actor=actor)
+        seat = peer_services.leaver_to_act(self, round_, hand, actor=actor)
         if seat is None:
             return
         # A dead hand folds at its turn even when a check is free; in the draw it cannot fold
@@ -111,7 +111,7 @@ class Drawmaha(peer_tables.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]
         choice = self.default_decision(hand.state, seat)
         if isinstance(choice, Action):
             choice = Action(seat, ActionKind.FOLD)
-        peer_tables.play(self, round_, hand, choice, actor=actor)
+        peer_services.play(self, round_, hand, choice, actor=actor)
 
     def act(
         self,
@@ -132,7 +132,7 @@ class Drawmaha(peer_tables.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]
         if cards and action != DrawChoice.EXCHANGE:
             raise RoundRefused(f"{action} takes no cards.", field="cards", rule="DM-5")
         with transaction.atomic():
-            round_, hand, seat = peer_tables.hand_to_act(self, player, table)
+            round_, hand, seat = peer_services.hand_to_act(self, player, table)
             decision: Action | DrawAction
             if action in DRAW_CHOICES:
                 if amount is not None:
@@ -148,7 +148,7 @@ class Drawmaha(peer_tables.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]
                         )
                     chips = to_cents(amount)
                 decision = Action(seat, kind, chips)
-            peer_tables.play(self, round_, hand, decision, actor=player)
+            peer_services.play(self, round_, hand, decision, actor=player)
         return round_
 
 

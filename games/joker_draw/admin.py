@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
-from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import rtp_lab
 from games.joker_draw.paytables import approve_paytable_version
 from games.joker_draw.tasks import dispatch_rtp_run
 from payouts.models import (
@@ -117,7 +117,7 @@ class PaytableVersionAdmin(admin.ModelAdmin):
                     "run {} {}: {} of {} chunks<br>",
                     running.pk,
                     running.get_status_display(),
-                    rtp.chunks_done(running),
+                    rtp_lab.chunks_done(running),
                     running.chunk_count,
                 )
             )
@@ -128,7 +128,7 @@ class PaytableVersionAdmin(admin.ModelAdmin):
                 format_html(
                     '{}<br>run {}: {} strategy, {} rounds, seed {}<br><img src="{}" '
                     'alt="RTP chart of run {}" width="700">',
-                    rtp.describe(finished),
+                    rtp_lab.describe(finished),
                     finished.pk,
                     finished.strategy_name,
                     f"{finished.rounds:,}",
@@ -153,13 +153,13 @@ class PaytableVersionAdmin(admin.ModelAdmin):
             raise PermissionDenied
         version = PaytableVersion.objects.select_related("paytable").get(pk=pk)
         try:
-            run = rtp.start_run(
+            run = rtp_lab.start_run(
                 version,
                 rounds=settings.RTP_APPROVAL_MIN_ROUNDS,
                 by=acting_user(request),
                 dispatch=dispatch_rtp_run,
             )
-        except rtp.RtpRefused as refused:
+        except rtp_lab.RtpRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)
         else:
             self.message_user(
@@ -245,7 +245,7 @@ class RtpRunAdmin(ReadOnlyAdmin):
         run = RtpRun.objects.select_related("paytable_version__paytable").filter(pk=pk).first()
         if run is None or run.status != RtpRunStatus.DONE:
             raise Http404("no finished RTP run with this id")
-        return HttpResponse(rtp.rtp_chart_png(run), content_type="image/png")
+        return HttpResponse(rtp_lab.rtp_chart_png(run), content_type="image/png")
 
 
 @admin.register(RtpObservation)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from games.tables.table_game import ReplayReport
 
 
-class JokerDraw(TableGame):
+class JokerDrawTables(TableGame):
     code = Game.JOKER_DRAW
     slug = "joker-draw"
     limit_fields = limits.LIMIT_FIELDS
@@ -77,4 +77,4 @@ class JokerDraw(TableGame):
         return urls.urlpatterns
 
 
-GAME = JokerDraw()
+GAME = JokerDrawTables()

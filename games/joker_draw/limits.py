@@ -6,16 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from games.engine.joker_draw import Stake, top_payout
 from games.joker_draw.rtp_lab import band_problem
 from games.models import TableLimits
 from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
 from payouts.models import CENT, PaytableKind, PaytableVersion
-
-if TYPE_CHECKING:
-    pass
 
 D = Decimal
 LIMIT_FIELDS = (

@@ -26,7 +26,7 @@ from casino.faults import fault_point
 from games.engine import fairness, joker_draw
 from games.engine.cards import Card, parse_card
 from games.engine.joker_draw import Bet, Exchange, Fold, RuleViolation, Stake
-from games.joker_draw import sql as joker_draw_sql
+from games.joker_draw import sql
 from games.models import (
     UNFINISHED_ROUND_CONSTRAINT,
     BoxSettlement,
@@ -94,7 +94,7 @@ def open_round(
     if client_seed is not None:
         seeds.checked_client_seed(client_seed)
     with service_transaction():
-        opening = joker_draw_sql.lock_table(table_id)
+        opening = sql.lock_table(table_id)
         if opening is None:
             raise RoundRefused(f"There is no table {table_id}.", field="table", rule="JD-1")
         table = opening.table
@@ -115,10 +115,10 @@ def open_round(
         )
         if table.status != TableStatus.OPEN:
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
-        taken = joker_draw_sql.take_nonce(player.pk, client_seed)
+        taken = sql.take_nonce(player.pk, client_seed)
         if taken is None:  # the pair was rotated since this transaction began, or is missing
             seeds.committed_pair(player)
-            taken = cast(joker_draw_sql.Seeds, joker_draw_sql.take_nonce(player.pk, client_seed))
+            taken = cast(sql.Seeds, sql.take_nonce(player.pk, client_seed))
         deck = fairness.deck_order(taken.server_seed, taken.client_seed, taken.nonce, jokers=1)
         state, events = joker_draw.start_round(
             deck, stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
@@ -141,7 +141,7 @@ def open_round(
         )
         history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
         try:
-            joker_draw_sql.insert_round(round_, history, actor_id=player.pk)
+            sql.insert_round(round_, history, actor_id=player.pk)
         except IntegrityError as clash:
             if _constraint(clash) != UNFINISHED_ROUND_CONSTRAINT:
                 raise
@@ -204,7 +204,7 @@ def act(
     refusing the late decision does not undo the fold.
     """
     with service_transaction():
-        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
+        locked = sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
         if locked is None:  # another player's round is as good as no round at all
             raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
         round_, timeout_seconds = locked
@@ -228,13 +228,15 @@ def act(
     return RoundPlay(round_, state)
 
 
-def expire_decision(round_id: int) -> RoundPlay | None:
+def expire_decision(round_id: int, player: User | None = None) -> RoundPlay | None:
     """Fold every box of the round whose decision time ran out (JD-4): the timer task, and every
-    decision's request before its own transaction. None when nothing was overdue."""
-    if not joker_draw_sql.is_overdue(round_id, timezone.now()):
+    decision's request before its own transaction, which folds only its `player`'s own round
+    (another player's round is as good as no round at all). None when nothing was overdue."""
+    player_id = player.pk if player is not None else None
+    if not sql.is_overdue(round_id, timezone.now(), player_id=player_id):
         return None  # the common case: on time, nothing to lock
     with service_transaction():
-        locked = joker_draw_sql.lock_round(round_id, Game.JOKER_DRAW)
+        locked = sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player_id)
         if locked is None:
             return None
         round_, timeout_seconds = locked
@@ -306,7 +308,7 @@ def rules_in_force(limits_id: int, bet_version_id: int, bonus_version_id: int) -
     approved limits, versions and lines can never change (the database refuses it), so what
     an id names stays true. Which ids are in force is read with the table's lock."""
     limits = TableLimits.objects.get(pk=limits_id, status=ChangeStatus.APPROVED)
-    bet, bonus = (joker_draw_sql.paytable_version(pk) for pk in (bet_version_id, bonus_version_id))
+    bet, bonus = (sql.paytable_version(pk) for pk in (bet_version_id, bonus_version_id))
     return RulesInForce(limits, bet, _odds_of(bet.pk), bonus, _odds_of(bonus.pk))
 
 
@@ -397,7 +399,7 @@ def _apply(
     else:
         round_.decision_deadline = next_deadline
     fault_point("round.before_update")
-    joker_draw_sql.save_round(
+    sql.save_round(
         round_,
         events,
         start=recorded,

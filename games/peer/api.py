@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -31,6 +31,9 @@ from games.tables import selectors
 from games.tables.api import IDEMPOTENCY, NewestRoundsFirst
 from payouts.idempotency import idempotent
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 @dataclass(frozen=True)
 class PeerApi:
@@ -46,6 +49,11 @@ class PeerApi:
     table_json: Callable[[Table, PeerTable, Any], dict[str, Any]]
     hand_json: Callable[[Round, Any], dict[str, Any]]  # a hand as the viewer may see it
     phh: Callable[[Round, Any], str]  # a finished hand in the PHH standard, likewise
+
+    def catch_up(self, table_id: int, player: User) -> None:
+        """What is overdue at a table, before a player's decision there (``overdue_first``):
+        the table's business, as a look at the table is, whoever decides."""
+        self.service.catch_up(table_id)
 
 
 class PeerView(APIView):

@@ -9,7 +9,7 @@ from decimal import Decimal
 from django.contrib.auth.models import User
 
 from games.models import Round, Seat, SeatStatus
-from games.peer import services as peer_tables
+from games.peer import services as peer_services
 from games.peer.hands import PeerHand, PeerState, from_cents
 from games.tables.table_game import VoidedStakes
 from games.tables.voids import round_total, void_transfer
@@ -28,7 +28,7 @@ def void_pot(round_: Round, hand: PeerHand[PeerState], *, by: User, reason: str)
         # The ledger must never hold more than the hand says is in the pot.
         raise ValueError(f"{round_}: the hand commits {sum(committed)}, the ledger holds {in_pot}")
     # By sitting: a player who left the hand and sat down again has a new stack of their own.
-    seats = peer_tables.sittings(hand)
+    seats = peer_services.sittings(hand)
     postings = [Posting(pot, -in_pot)]
     returned: dict[str, str] = {}
     to_wallets = Decimal(0)
@@ -48,7 +48,7 @@ def void_pot(round_: Round, hand: PeerHand[PeerState], *, by: User, reason: str)
     # Every committed chip goes back, and the table chips account ends equal to the stacks: what
     # the pot holds, less what goes to wallets (a stake reversed before reversals of game money
     # were refused is already back on that account).
-    postings.append(Posting(peer_tables.table_chips(table), in_pot - to_wallets))
+    postings.append(Posting(peer_services.table_chips(table), in_pot - to_wallets))
     Seat.objects.bulk_update(seats.values(), ["chips"])
     return VoidedStakes(
         returned,
@@ -60,4 +60,4 @@ def void_pot(round_: Round, hand: PeerHand[PeerState], *, by: User, reason: str)
 
 def _cash_out(seatings: list[Seat], by: User) -> None:
     for seating in seatings:
-        peer_tables.cash_out(seating, by=by)
+        peer_services.cash_out(seating, by=by)

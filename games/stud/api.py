@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
-from games.engine import stud_phh as phh
+from games.engine import stud_phh
 from games.models import Round
 from games.peer import api as peer_api
 from games.stud import services as stud
@@ -30,7 +30,7 @@ from payouts.idempotency import idempotent
 
 
 def _phh(hand: Round, viewer: Any) -> str:
-    return phh.dumps(hand_history(hand, viewer))
+    return stud_phh.dumps(hand_history(hand, viewer))
 
 
 STUD_API = peer_api.PeerApi(
@@ -68,7 +68,7 @@ class StudLeave(peer_api.LeaveView):
     api = STUD_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD.catch_up)
+    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -81,7 +81,7 @@ class StudActions(peer_api.ActionsView):
     api = STUD_API
 
     @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD.catch_up)
+    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

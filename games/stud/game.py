@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from games.tables.table_game import ReplayReport
 
 
-class SevenCardStud(PeerTableGame):
+class SevenCardStudTables(PeerTableGame):
     code = Game.SEVEN_CARD_STUD
     slug = "stud"
     limit_fields = limits.LIMIT_FIELDS
@@ -47,4 +47,4 @@ class SevenCardStud(PeerTableGame):
         return urls.urlpatterns
 
 
-GAME = SevenCardStud()
+GAME = SevenCardStudTables()

@@ -15,8 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from games.engine import stud
-from games.engine import stud_phh as phh
+from games.engine import stud, stud_phh
 from games.engine.common import Event, cards_to_json
 from games.models import Round, RoundStatus, Table
 from games.peer import serializers as peer_serializers
@@ -133,7 +132,7 @@ def visible_events(round_: Round, viewer: Any) -> list[tuple[str, dict[str, Any]
     ]
 
 
-def hand_history(round_: Round, viewer: Any) -> phh.HandHistory:
+def hand_history(round_: Round, viewer: Any) -> stud_phh.HandHistory:
     """A finished hand in the PHH standard (F7S) as ``viewer`` may see it (``withheld_seats``:
     unknown cards are ``??``), with the shuffle's seeds, the rake and the table as
     user-defined fields (PHH: names starting with an underscore)."""
@@ -143,7 +142,7 @@ def hand_history(round_: Round, viewer: Any) -> phh.HandHistory:
         for kind, data in visible_events(round_, viewer)
         if kind not in SERVICE_EVENTS
     ]
-    recorded = phh.record(hand.state, events)
+    recorded = stud_phh.record(hand.state, events)
     rake = hand.state.table.rake
     extra = peer_serializers.history_extra(
         round_,

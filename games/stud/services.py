@@ -26,7 +26,7 @@ from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.common import Event
 from games.engine.dealer import Deck
 from games.models import Game, Round, RoundStatus, Seat, ShownHand, Table, TableLimits
-from games.peer import services as peer_tables
+from games.peer import services as peer_services
 from games.peer.hands import PeerHand, to_cents
 from games.stud.hand import ACTIONS, FORCED, Hand, engine_table
 from games.tables import live
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 RULE = "ST-1"  # seats, buy-ins and who may act at the table
 
 
-class Stud(peer_tables.PeerGame[stud.StudState, Action]):
+class Stud(peer_services.PeerGame[stud.StudState, Action]):
     """Seven-card stud as the shared peer-table functions see it, and what a stud player does
     beyond sitting down and leaving: acting, rebuying, switching the automatic ante."""
 
@@ -100,13 +100,13 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
         ) -> tuple[stud.StudState, list[Event]]:
             return stud.start_hand(engine_table(limits), stacks, deck)
 
-        return peer_tables.open_hand(self, table, ready, start)
+        return peer_services.open_hand(self, table, ready, start)
 
     def carry_on(
         self, round_: Round, hand: PeerHand[stud.StudState], *, actor: User | None
     ) -> None:
         """A player who left acts by default at once; otherwise wait, with a timer."""
-        seat = peer_tables.leaver_to_act(self, round_, hand, actor=actor)
+        seat = peer_services.leaver_to_act(self, round_, hand, actor=actor)
         if seat is None:
             return
         # A player who leaves has a dead hand: folded at the turn, even when a check is free.
@@ -116,7 +116,7 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
             decision = Action(seat, ActionKind.FOLD)
         else:
             decision = self.default_decision(hand.state, seat)
-        peer_tables.play(self, round_, hand, decision, actor=actor)
+        peer_services.play(self, round_, hand, decision, actor=actor)
 
     def act(
         self, *, player: User, table: Table, action: str, amount: Decimal | None = None
@@ -128,14 +128,14 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
                 f"action must be one of {', '.join(ACTIONS)}.", field="action", rule="ST-1"
             )
         with transaction.atomic():
-            round_, hand, seat = peer_tables.hand_to_act(self, player, table)
+            round_, hand, seat = peer_services.hand_to_act(self, player, table)
             kind = ActionKind(action)
             chips = None
             if amount is not None:
                 if kind not in WAGERS:
                     raise RoundRefused(f"{action} takes no amount.", field="amount", rule="ST-1")
                 chips = to_cents(amount)
-            peer_tables.play(self, round_, hand, Action(seat, kind, chips), actor=player)
+            peer_services.play(self, round_, hand, Action(seat, kind, chips), actor=player)
         return round_
 
     def set_auto_ante(self, *, player: User, table: Table, on: bool) -> Seat:
@@ -143,13 +143,13 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
         player may switch that off). Off, the player sits out: no ante is taken and no hand is
         dealt to them until it is on again; a hand they are in is played to its end."""
         with transaction.atomic():
-            table = peer_tables.locked_table(table.pk, rule=RULE)
-            seating = peer_tables.own_seat(player, table, rule=RULE)
+            table = peer_services.locked_table(table.pk, rule=RULE)
+            seating = peer_services.own_seat(player, table, rule=RULE)
             seating.auto_ante = on
             seating.save(update_fields=["auto_ante"])
             live.table_changed(table.pk)
             if on:
-                peer_tables.start_or_schedule(self, table)
+                peer_services.start_or_schedule(self, table)
         return seating
 
     def rebuy(self, *, player: User, table: Table, amount: Decimal) -> Seat:
@@ -161,9 +161,9 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
         if amount <= 0:
             raise RoundRefused(_("A rebuy adds more than 0.00."), field="amount", rule=RULE)
         with transaction.atomic():
-            table = peer_tables.locked_table(table.pk, rule=RULE, open_only=True)
-            seating = peer_tables.own_seat(player, table, rule=RULE)
-            round_ = peer_tables.running_hand(table)
+            table = peer_services.locked_table(table.pk, rule=RULE, open_only=True)
+            seating = peer_services.own_seat(player, table, rule=RULE)
+            round_ = peer_services.running_hand(table)
             # Folded or not, a sitting dealt into the hand being played has its stack written by
             # every action of that hand: chips go on between its hands only.
             if round_ is not None and seating.pk in Hand.from_json(round_.engine_state).seat_ids:
@@ -192,7 +192,7 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
                         kind=TransactionKind.STAKE,
                         postings=[
                             Posting(wallet(player, table.currency), -amount),
-                            Posting(peer_tables.table_chips(table), amount),
+                            Posting(peer_services.table_chips(table), amount),
                         ],
                         reason=f"{seating}: rebuy",
                         created_by=player,
@@ -203,7 +203,7 @@ class Stud(peer_tables.PeerGame[stud.StudState, Action]):
             seating.chips = stack
             seating.save(update_fields=["chips"])
             live.table_changed(table.pk)
-            peer_tables.start_or_schedule(self, table)
+            peer_services.start_or_schedule(self, table)
         return seating
 
 

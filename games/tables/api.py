@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
@@ -14,10 +14,14 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
+from casino.http.permissions import acting_user
 from games.models import Game
 from games.tables import selectors
 from games.tables.serializers import TableSerializer
 from payouts.idempotency import HEADER
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)
 
@@ -30,15 +34,16 @@ class NewestRoundsFirst(CursorPagination):
     page_size = 20
 
 
-def overdue_first(catch_up: Callable[[int], object]) -> Callable[[Any], Any]:
+def overdue_first(catch_up: Callable[[int, User], object]) -> Callable[[Any], Any]:
     """Settle what is overdue at the round or table a decision is for (``catch_up`` with its
-    id), committed on its own, before the decision's request starts: a decision that comes
-    too late is then refused without undoing the fold or the deal that its lateness caused."""
+    id and the player deciding, who may touch no one else's round), committed on its own,
+    before the decision's request starts: a decision that comes too late is then refused
+    without undoing the fold or the deal that its lateness caused."""
 
     def decorate(view_method: Any) -> Any:
         @wraps(view_method)
         def wrapper(view: Any, request: Request, pk: int, *args: Any, **kwargs: Any) -> Any:
-            catch_up(pk)
+            catch_up(pk, acting_user(request))
             return view_method(view, request, pk, *args, **kwargs)
 
         return wrapper

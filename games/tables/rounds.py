@@ -54,7 +54,7 @@ def no_limits(table: Table, *, rule: str) -> RoundRefused:
 def next_nonce(table_id: int) -> int:
     """A peer table's next hand number, its nonce (FS-2). Read with the table locked, so no
     other hand is dealt at the table until this one's transaction ends: nonces stay unique and
-    gapless. (A joker draw round's nonce is its seed pair's: `joker_draw_sql.take_nonce`.)"""
+    gapless. (A joker draw round's nonce is its seed pair's: `games.joker_draw.sql.take_nonce`.)"""
     with prepared_cursor() as cursor:
         cursor.execute(
             "SELECT COALESCE(max(nonce), 0) + 1 FROM games_round WHERE table_id = %s", [table_id]

@@ -110,7 +110,7 @@ def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
     live = []
     for table in tables:
         game = game_of(table.game)
-        limits = table.active_limits()
+        limits = table.active_limits() if game.banked else None
         live.append(
             LiveTable(
                 table=table,

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from games.engine import fairness
 from games.engine import stud as engine_stud
 from games.models import BoxSettlement, Round, RoundStatus, SeedPair
-from games.peer import services as peer_tables
+from games.peer import services as peer_services
 from games.peer.selectors import peer_table
 from games.stud.hand import Hand
 from games.stud.serializers import table_json as stud_table_json
@@ -325,7 +325,7 @@ def test_a_stud_recall_shows_the_hand_mucked_at_the_showdown(
     hand shows her cards. (The deck is stacked for a known showdown: no seed to verify.)"""
     deck = stud_deck(["Th 9d 2c", "As Ad Kc"], "3d | Jc Ks", "3h | 5c Kd", "3s | 4d 2h",
                      "4h | 8s 7c")  # fmt: skip
-    monkeypatch.setattr(peer_tables, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
+    monkeypatch.setattr(peer_services, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
     for number, user in enumerate((player, other_player), start=1):
         stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
     settings.STUD_HAND_PAUSE_SECONDS = 3600  # no next hand

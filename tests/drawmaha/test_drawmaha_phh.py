@@ -17,8 +17,7 @@ from django.core.management import CommandError, call_command
 from games.drawmaha.hand import Hand
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as engine
-from games.engine import drawmaha_phh as phh_drawmaha
-from games.engine import fairness
+from games.engine import drawmaha_phh, fairness
 from games.engine.cards import parse_cards
 from games.engine.common import RuleViolation
 from games.engine.fairness import Shoe
@@ -67,9 +66,9 @@ def test_every_finished_hand_exports_round_trips_and_replays(played, pit, tmp_pa
     twists = set()
     for round_ in played:
         text = download(pit, round_)
-        hand = phh_drawmaha.loads(text)
-        assert phh_drawmaha.dumps(hand) == text
-        assert phh_drawmaha.loads(phh_drawmaha.dumps(hand)) == hand
+        hand = drawmaha_phh.loads(text)
+        assert drawmaha_phh.dumps(hand) == text
+        assert drawmaha_phh.loads(drawmaha_phh.dumps(hand)) == hand
         state = Hand.from_json(round_.engine_state).state
         assert hand.variant == "PDM"
         assert hand.antes == (0, 0, 0)
@@ -86,9 +85,9 @@ def test_every_finished_hand_exports_round_trips_and_replays(played, pit, tmp_pa
 def test_a_taken_and_a_rejected_twist_replay_to_the_engine_state(played, pit):
     seen = set()
     for round_ in played:
-        hand = phh_drawmaha.loads(download(pit, round_))
+        hand = drawmaha_phh.loads(download(pit, round_))
         state = Hand.from_json(round_.engine_state).state
-        result = phh_drawmaha.replay(hand)
+        result = drawmaha_phh.replay(hand)
         for exchange in state.exchanges:
             if exchange.twist is None:
                 continue
@@ -108,14 +107,14 @@ def test_a_taken_and_a_rejected_twist_replay_to_the_engine_state(played, pit):
 
 def test_a_flipped_twist_answer_no_longer_replays(played, pit):
     round_ = next(r for r in played if r.events.filter(kind="twist_taken").exists())
-    hand = phh_drawmaha.loads(download(pit, round_))
+    hand = drawmaha_phh.loads(download(pit, round_))
     flipped = tuple(a.replace(" taken", " rejected") for a in hand.actions)
     with pytest.raises(ValueError, match="deals a card twice"):
-        phh_drawmaha.replay(replace(hand, actions=flipped))
+        drawmaha_phh.replay(replace(hand, actions=flipped))
 
 
 def test_phh_replay_names_the_rule_a_tampered_action_breaks(played, pit, tmp_path):
-    hand = phh_drawmaha.loads(download(pit, played[-1]))
+    hand = drawmaha_phh.loads(download(pit, played[-1]))
     dealt = {a.split()[2]: a.split()[3] for a in hand.actions if a.startswith("d dh")}
     draw = next(a for a in hand.actions if " sd " in a)
     player = draw.split()[0]
@@ -124,13 +123,13 @@ def test_phh_replay_names_the_rule_a_tampered_action_breaks(played, pit, tmp_pat
         f"{player} sd {foreign} {draw.split()[3]}" if a == draw else a for a in hand.actions
     )
     path = tmp_path / "broken.phh"
-    path.write_text(phh_drawmaha.dumps(replace(hand, actions=tampered)))
+    path.write_text(drawmaha_phh.dumps(replace(hand, actions=tampered)))
     with pytest.raises(CommandError, match=r"rule DM-5"):
         call_command("phh_replay", str(path))
     overbet = tuple(f"{a.split()[0]} cbr 99999999" if " cbr " in a else a for a in hand.actions)
     if overbet != hand.actions:
         with pytest.raises(RuleViolation) as broken:
-            phh_drawmaha.replay(replace(hand, actions=overbet))
+            drawmaha_phh.replay(replace(hand, actions=overbet))
         assert broken.value.rule.startswith("DM-")
 
 
@@ -251,13 +250,13 @@ def test_a_draw_that_runs_out_twice_reshuffles_the_right_cards_and_replays(
     assert len(frames[2]) == 1 + 1 + 2  # the sixth player's fifth card, the twist, turn, river
 
     text = download(pit, round_)
-    hand = phh_drawmaha.loads(text)
+    hand = drawmaha_phh.loads(text)
     assert hand.extra["_reshuffles"] == ["".join(map(str, sorted(cards))) for cards in expected]
     assert sum(1 for action in hand.actions if "# twist" in action) == 2
     stacks = round_.events.get(kind="hand_over").data["stacks"]
     assert len(set(stacks)) > 1  # the turn's bet moved chips
     assert replayed(text, tmp_path, capsys) == stacks == list(state.finishing_stacks)
-    replay = phh_drawmaha.replay(hand)
+    replay = drawmaha_phh.replay(hand)
     assert replay.state.exchanges == state.exchanges
     assert replay.state.hands == state.hands
     report = replay_round(round_)
@@ -269,7 +268,7 @@ def test_a_history_whose_reshuffle_breaks_dm7_is_refused(seven, pit, tmp_path):
     deals a player back its own discard from a reshuffle, is refused under DM-7; one that
     does not list its reshuffles cannot say which deck its later cards come from."""
     round_, order, aside = seven
-    hand = phh_drawmaha.loads(download(pit, round_))
+    hand = drawmaha_phh.loads(download(pit, round_))
     first, second = hand.extra["_reshuffles"]
     dealt = dealt_by_deck(round_)
     unused = next(
@@ -278,7 +277,7 @@ def test_a_history_whose_reshuffle_breaks_dm7_is_refused(seven, pit, tmp_path):
 
     def refused(history) -> str:
         path = tmp_path / "tampered.phh"
-        path.write_text(phh_drawmaha.dumps(history))
+        path.write_text(drawmaha_phh.dumps(history))
         with pytest.raises(CommandError) as refusal:
             call_command("phh_replay", str(path))
         return str(refusal.value)

@@ -12,7 +12,7 @@ import pokerkit
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from games.engine import stud_phh as phh
+from games.engine import stud_phh
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
 from games.engine.stud import start_hand
@@ -33,8 +33,8 @@ def test_all_wsop_hands_are_listed():
 def test_wsop_hand_replays_to_its_finishing_stacks(name):
     """No hand disagrees with RULES.md: none reaches the ST-8 cap, bets big on fourth street
     (ST-5) or needs ST-9. PokerKit, which wrote the files, agrees on every stack."""
-    hand = phh.loads(wsop_text(name))
-    result = phh.replay(hand)
+    hand = stud_phh.loads(wsop_text(name))
+    result = stud_phh.replay(hand)
     assert result.finishing_stacks == hand.finishing_stacks
     history = pokerkit.HandHistory.loads(wsop_text(name))
     *_, final = history
@@ -44,7 +44,7 @@ def test_wsop_hand_replays_to_its_finishing_stacks(name):
 def test_wsop_showdown_follows_st10():
     """Hand 11: both check the river; p1 acted first (Th showing), so shows first (ST-10), and
     p2, beaten, mucks."""
-    result = phh.replay(phh.loads(wsop_text("wsop-2023-43-day5-11_00_35_59.phh")))
+    result = stud_phh.replay(stud_phh.loads(wsop_text("wsop-2023-43-day5-11_00_35_59.phh")))
     showdown = [e for e in result.events if e.kind in ("showdown", "show", "muck")]
     assert [(e.kind, e.data.get("seat")) for e in showdown] == [
         ("showdown", None),
@@ -57,9 +57,9 @@ def test_wsop_showdown_follows_st10():
 @pytest.mark.parametrize("name", WSOP_HANDS)
 def test_wsop_hand_round_trips_through_text(name):
     text = wsop_text(name)
-    hand = phh.loads(text)
-    written = phh.dumps(hand)
-    assert phh.loads(written) == hand
+    hand = stud_phh.loads(text)
+    written = stud_phh.dumps(hand)
+    assert stud_phh.loads(written) == hand
     assert tomllib.loads(written) == tomllib.loads(text)
 
 
@@ -67,7 +67,7 @@ def test_wsop_hand_round_trips_through_text(name):
 
 
 def edited(name: str, old: str, new: str) -> HandHistory:
-    hand = phh.loads(wsop_text(name))
+    hand = stud_phh.loads(wsop_text(name))
     assert old in hand.actions
     actions = tuple(new if action == old else action for action in hand.actions)
     return replace(hand, actions=tuple(a for a in actions if a))
@@ -83,44 +83,44 @@ def test_replay_refuses_a_fifth_bet_with_four_players_in():
         hand, actions=tuple("p4 cbr 1000000" if a == "p4 f" else a for a in hand.actions)
     )
     with pytest.raises(RuleViolation, match="cap") as refused:
-        phh.replay(hand)
+        stud_phh.replay(hand)
     assert refused.value.rule == "ST-8"
 
 
 def test_replay_refuses_acting_out_of_turn():
     hand = edited(HAND_11, "p3 cbr 200000", "")
     with pytest.raises(RuleViolation, match="seat 2 acts now, not seat 3") as refused:
-        phh.replay(hand)
+        stud_phh.replay(hand)
     assert refused.value.rule == "ST-3"
 
 
 def test_replay_refuses_a_big_bet_on_fourth_street_without_an_open_pair():
     hand = edited(HAND_11, "p2 cbr 200000", "p2 cbr 400000")
     with pytest.raises(RuleViolation, match="bet to 400000 is not allowed") as refused:
-        phh.replay(hand)
+        stud_phh.replay(hand)
     assert refused.value.rule == "ST-1"
 
 
 def test_replay_refuses_a_completion_to_more_than_the_small_bet():
     hand = edited(HAND_11, "p3 cbr 200000", "p3 cbr 300000")
     with pytest.raises(RuleViolation, match="ST-3"):
-        phh.replay(hand)
+        stud_phh.replay(hand)
 
 
 def test_replay_refuses_showing_other_cards():
     hand = edited(HAND_11, "p1 sm QhTcTh6cKcAh6d", "p1 sm QhTcTh6cKcAhAs")
     with pytest.raises(RuleViolation, match="not the player's cards") as refused:
-        phh.replay(hand)
+        stud_phh.replay(hand)
     assert refused.value.rule == "ST-10"
 
 
 def test_replay_refuses_a_show_while_the_betting_goes_on():
     """ST-10: before the showdown, cards are shown only once no more betting is possible."""
-    hand = phh.loads(wsop_text(HAND_11))
+    hand = stud_phh.loads(wsop_text(HAND_11))
     assert hand.actions[13:15] == ("p1 cc", "d dh p1 6c")  # third street's betting is over
     hand = replace(hand, actions=(*hand.actions[:14], "p1 sm QhTcTh", *hand.actions[14:]))
     with pytest.raises(RuleViolation, match="cards are shown at the showdown") as refused:
-        phh.replay(hand)
+        stud_phh.replay(hand)
     assert refused.value.rule == "ST-10"
 
 
@@ -129,10 +129,10 @@ def test_a_muck_concedes_a_hand_that_could_win():
     jacks takes the pot, as PokerKit computes."""
     hand = edited(HAND_11, "p1 sm QhTcTh6cKcAh6d", "p1 sm")
     hand = replace(hand, actions=(*hand.actions[:-1], "p2 sm JsJc2c4h7h6h9c"))
-    result = phh.replay(hand)
-    *_, final = pokerkit.HandHistory.loads(phh.dumps(hand))
+    result = stud_phh.replay(hand)
+    *_, final = pokerkit.HandHistory.loads(stud_phh.dumps(hand))
     assert result.finishing_stacks == tuple(final.stacks)
-    assert result.finishing_stacks[1] > phh.loads(wsop_text(HAND_11)).finishing_stacks[1]
+    assert result.finishing_stacks[1] > stud_phh.loads(wsop_text(HAND_11)).finishing_stacks[1]
     assert [e.kind for e in result.events][-4:-2] == ["muck", "show"]
 
 
@@ -140,34 +140,34 @@ def test_the_last_hand_in_a_pot_cannot_be_mucked():
     """Someone wins every pot (ST-11): after p1 mucks, p2's is the last hand, and is shown."""
     hand = edited(HAND_11, "p1 sm QhTcTh6cKcAh6d", "p1 sm")
     with pytest.raises(RuleViolation, match="the last hand in a pot is shown") as refused:
-        phh.replay(hand)
+        stud_phh.replay(hand)
     assert refused.value.rule == "ST-11"
 
 
 def test_replay_refuses_dealing_to_a_player_who_folded():
     hand = edited(HAND_11, "d dh p2 4h", "d dh p3 4h")
     with pytest.raises(RuleViolation, match="ST-4"):
-        phh.replay(hand)
+        stud_phh.replay(hand)
 
 
 def test_replay_needs_every_card_and_one_ante():
     hand = edited(HAND_11, "d dh p1 QhTcTh", "d dh p1 ????Th")
     with pytest.raises(ValueError, match="every card"):
-        phh.replay(hand)
-    hand = phh.loads(wsop_text(HAND_11))
+        stud_phh.replay(hand)
+    hand = stud_phh.loads(wsop_text(HAND_11))
     with pytest.raises(RuleViolation, match="one ante") as refused:
-        phh.replay(replace(hand, antes=(50000, 50000, 50000, 50000, 25000)))
+        stud_phh.replay(replace(hand, antes=(50000, 50000, 50000, 50000, 25000)))
     assert refused.value.rule == "ST-1"
 
 
 def test_loads_refuses_other_variants_and_gaps():
     text = wsop_text(HAND_11)
     with pytest.raises(ValueError, match="F7S"):
-        phh.loads(text.replace("'F7S'", "'NT'"))
+        stud_phh.loads(text.replace("'F7S'", "'NT'"))
     with pytest.raises(ValueError, match="lacks bring_in"):
-        phh.loads("\n".join(line for line in text.splitlines() if "bring_in" not in line))
+        stud_phh.loads("\n".join(line for line in text.splitlines() if "bring_in" not in line))
     with pytest.raises(ValueError, match="whole minor units"):
-        phh.loads(text.replace("small_bet = 200000", "small_bet = 200000.5"))
+        stud_phh.loads(text.replace("small_bet = 200000", "small_bet = 200000.5"))
 
 
 # Writing ------------------------------------------------------------------------------------------
@@ -191,11 +191,11 @@ def test_dumps_escapes_strings_and_writes_other_fields():
             "seat map": {"first seat": 1},
         },
     )
-    text = phh.dumps(hand)
+    text = stud_phh.dumps(hand)
     assert text.splitlines()[:2] == ['variant = "F7S"', "ante_trimming_status = false"]
     assert '["seat map"]\n"first seat" = 1' in text  # written by tomli-w, read by tomllib
     assert "\\u0007" in text
-    assert phh.loads(text) == hand
+    assert stud_phh.loads(text) == hand
 
 
 # Recording engine hands ---------------------------------------------------------------------------
@@ -220,9 +220,9 @@ def test_a_common_card_hand_is_recorded_and_replayed():
     state, events = start_hand(TABLE, [1000] * 8, Deck.stacked([]))
     state, played = passive(state)
     events += played
-    hand = phh.record(state, events)
+    hand = stud_phh.record(state, events)
     assert f"d db {state.common}" in hand.actions
-    result = phh.replay(phh.loads(phh.dumps(hand)))
+    result = stud_phh.replay(stud_phh.loads(stud_phh.dumps(hand)))
     assert result.state.common == state.common
     assert result.finishing_stacks == state.finishing_stacks
     assert comparable(result.events) == comparable(events)
@@ -233,13 +233,13 @@ def test_replay_refuses_a_common_card_when_the_burns_suffice():
     the burns; a history turning up a common card instead is refused."""
     state, events = start_hand(TABLE, [1000] * 7, Deck.stacked([]))
     state, played = passive(state)
-    hand = phh.record(state, events + played)
+    hand = stud_phh.record(state, events + played)
     seventh = [action for action in hand.actions if action.startswith("d dh ")][-7:]
     at = hand.actions.index(seventh[0])
     actions = [a for a in hand.actions if a not in seventh]
     actions.insert(at, f"d db {seventh[0].split()[3]}")
     with pytest.raises(RuleViolation, match="the rules deal nothing there") as refused:
-        phh.replay(replace(hand, actions=tuple(actions)))
+        stud_phh.replay(replace(hand, actions=tuple(actions)))
     assert refused.value.rule == "ST-9"
 
 
@@ -250,14 +250,14 @@ def test_a_short_ante_is_recorded_trimmed_and_untrimmed_antes_are_refused():
     state, events = start_hand(TABLE, [3, 1000, 1000], Deck.stacked([]))
     state, played = passive(state)
     events += played
-    hand = phh.record(state, events)
+    hand = stud_phh.record(state, events)
     assert hand.extra["ante_trimming_status"] is True
-    result = phh.replay(phh.loads(phh.dumps(hand)))
-    *_, final = pokerkit.HandHistory.loads(phh.dumps(hand))
+    result = stud_phh.replay(stud_phh.loads(stud_phh.dumps(hand)))
+    *_, final = pokerkit.HandHistory.loads(stud_phh.dumps(hand))
     assert result.finishing_stacks == state.finishing_stacks == tuple(final.stacks)
     untrimmed = replace(hand, extra={**hand.extra, "ante_trimming_status": False})
     with pytest.raises(RuleViolation, match="less than the ante") as refused:
-        phh.replay(untrimmed)
+        stud_phh.replay(untrimmed)
     assert (refused.value.rule, refused.value.field) == ("ST-13", "ante_trimming_status")
 
 
@@ -265,7 +265,7 @@ def test_a_short_ante_is_recorded_trimmed_and_untrimmed_antes_are_refused():
 @given(random_hand())
 def test_engine_hands_record_and_replay(hand):
     state, events, _ = hand
-    recorded = phh.record(state, events)
-    result = phh.replay(phh.loads(phh.dumps(recorded)))
+    recorded = stud_phh.record(state, events)
+    result = stud_phh.replay(stud_phh.loads(stud_phh.dumps(recorded)))
     assert result.finishing_stacks == state.finishing_stacks == recorded.finishing_stacks
     assert comparable(result.events) == comparable(events)

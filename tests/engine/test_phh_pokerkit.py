@@ -1,8 +1,8 @@
 """PHH files as PokerKit writes them: random seven-card stud hands played by PokerKit (2 to 8
 players, short stacks and all-ins, PokerKit's own showdown and a player now and then mucking a
-hand that could win) replay through ``phh.replay`` to PokerKit's finishing stacks, or are refused
-for a rule the project deliberately follows differently, and the test checks in the hand itself
-that the named rule is the reason."""
+hand that could win) replay through ``stud_phh.replay`` to PokerKit's finishing stacks, or are
+refused for a rule the project deliberately follows differently, and the test checks in the hand
+itself that the named rule is the reason."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import stud_phh as phh
+from games.engine import stud_phh
 from games.engine.cards import parse_card
 from games.engine.common import RuleViolation
 from games.engine.stud import StudState
@@ -110,10 +110,10 @@ def outcomes() -> list[tuple[HandHistory, Replay[StudState] | None, str]]:
         warnings.simplefilter("ignore")  # PokerKit warns when it deals its reserve of cards
         for seed in range(HANDS):
             text, stacks = pokerkit_hand(seed)
-            hand = phh.loads(text)
+            hand = stud_phh.loads(text)
             assert hand.finishing_stacks == stacks
             try:
-                result = phh.replay(hand)
+                result = stud_phh.replay(hand)
             except RuleViolation as refusal:
                 found.append((hand, None, deliberate_difference(hand, refusal)))
                 continue
@@ -180,9 +180,9 @@ def test_hands_shown_all_in_before_the_last_cards_replay():
     every street and shows again; the early shows are the cards dealt so far. The replay takes
     the last showdown in the rules' order: p2 (ace high showing) first, and p2 mucks."""
     text, stacks = pokerkit_hand(ALL_IN_ON_THE_ANTES)
-    hand = phh.loads(text)
+    hand = stud_phh.loads(text)
     assert hand.actions[2:4] == ("p1 sm 4hKs6d", "p2 sm Tc7cKd")
-    result = phh.replay(hand)
+    result = stud_phh.replay(hand)
     assert result.finishing_stacks == stacks == (10, 0)
     shows = [(e.kind, e.data.get("seat")) for e in result.events if e.kind in ("show", "muck")]
     assert shows == [("muck", 1), ("show", 0)]
@@ -191,5 +191,5 @@ def test_hands_shown_all_in_before_the_last_cards_replay():
 def test_an_early_show_of_other_cards_is_refused():
     text, _ = pokerkit_hand(ALL_IN_ON_THE_ANTES)
     with pytest.raises(RuleViolation, match="not the player's cards") as refused:
-        phh.replay(phh.loads(text.replace("'p1 sm 4hKs6d'", "'p1 sm 4hKs6c'")))
+        stud_phh.replay(stud_phh.loads(text.replace("'p1 sm 4hKs6d'", "'p1 sm 4hKs6c'")))
     assert refused.value.rule == "ST-10"

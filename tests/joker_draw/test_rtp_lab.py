@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from casino.celery import app as celery_app
 from games.engine import joker_draw_rtp as lab
-from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_monitor import observe_rtp
@@ -54,14 +54,14 @@ def wait_until_done(run: RtpRun) -> RtpRun:
 
 def in_process_twin(run: RtpRun) -> RtpRun:
     """The same run (version, strategy, rounds, chunks, seed) computed in this process."""
-    twin = rtp.start_run(
+    twin = rtp_lab.start_run(
         run.paytable_version,
         rounds=run.rounds,
         strategy_name=run.strategy_name,
         seed=run.seed,
         chunk_rounds=run.chunk_rounds,
     )
-    return rtp.run_in_process(twin)
+    return rtp_lab.run_in_process(twin)
 
 
 def bet_draft(paytables, pit, **changed: Fraction) -> PaytableVersion:
@@ -77,7 +77,7 @@ def bet_draft(paytables, pit, **changed: Fraction) -> PaytableVersion:
 
 def test_a_run_on_the_workers_equals_the_same_run_in_process(celery_worker, default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(
+    run = rtp_lab.start_run(
         version, rounds=40_000, chunk_rounds=10_000, seed=11, dispatch=dispatch_rtp_run
     )
     run = wait_until_done(run)
@@ -89,7 +89,7 @@ def test_a_run_on_the_workers_equals_the_same_run_in_process(celery_worker, defa
 
 def test_a_worker_process_killed_mid_run_changes_nothing(celery_worker, default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(
+    run = rtp_lab.start_run(
         version, rounds=720_000, chunk_rounds=60_000, seed=12, dispatch=dispatch_rtp_run
     )
     deadline = time.monotonic() + WAIT_SECONDS
@@ -151,9 +151,13 @@ def test_every_scheduled_job_is_a_registered_task(settings):
 @pytest.mark.django_db
 def test_the_same_seed_repeats_a_run_to_the_last_unit(default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    first = rtp.run_in_process(rtp.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=5))
+    first = rtp_lab.run_in_process(
+        rtp_lab.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=5)
+    )
     again = in_process_twin(first)
-    other = rtp.run_in_process(rtp.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=6))
+    other = rtp_lab.run_in_process(
+        rtp_lab.start_run(version, rounds=30_000, chunk_rounds=7_000, seed=6)
+    )
     assert again.result == first.result
     assert other.result != first.result
     assert [c.seed for c in again.chunks.all()] == [c.seed for c in first.chunks.all()]
@@ -162,52 +166,52 @@ def test_the_same_seed_repeats_a_run_to_the_last_unit(default_paytables):
 @pytest.mark.django_db
 def test_a_bonus_run_reports_the_census_figure_95_72(default_paytables):
     version = default_paytables[PaytableKind.BONUS].active_version()
-    run = rtp.run_in_process(rtp.start_run(version, rounds=20_000, seed=8))
+    run = rtp_lab.run_in_process(rtp_lab.start_run(version, rounds=20_000, seed=8))
     # JD-14, JD-14a: 32317/33761 of the stake comes back, 95.72% by the hand census.
     assert run.result["bonus_exact_rtp"] == "95.7229"
-    assert rtp.rtp_of(version) == (Decimal("95.7229"), run)
+    assert rtp_lab.rtp_of(version) == (Decimal("95.7229"), run)
 
 
 @pytest.mark.django_db
 def test_a_chunk_computed_twice_counts_once(default_paytables):
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9)
-    assert rtp.compute_chunk(run.pk, 0) is True
-    assert rtp.compute_chunk(run.pk, 0) is False  # a redelivered task
+    run = rtp_lab.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9)
+    assert rtp_lab.compute_chunk(run.pk, 0) is True
+    assert rtp_lab.compute_chunk(run.pk, 0) is False  # a redelivered task
     with pytest.raises(RuntimeError, match="1 of 2 chunks"):
-        rtp.finish_run(run.pk)
+        rtp_lab.finish_run(run.pk)
     run.refresh_from_db()
     assert run.status == RtpRunStatus.RUNNING
     # The last chunk in merges the run as it commits; a redelivery of it changes nothing.
-    assert rtp.compute_chunk(run.pk, 1) is True
+    assert rtp_lab.compute_chunk(run.pk, 1) is True
     run.refresh_from_db()
     assert run.status == RtpRunStatus.DONE
     assert run.result["rounds"] == 10_000
-    assert rtp.compute_chunk(run.pk, 1) is False
-    assert rtp.finish_run(run.pk).result == run.result
+    assert rtp_lab.compute_chunk(run.pk, 1) is False
+    assert rtp_lab.finish_run(run.pk).result == run.result
 
 
 @pytest.fixture
 def half_run(default_paytables) -> RtpRun:
     """A run of two chunks with the first one stored."""
     version = default_paytables[PaytableKind.BET].active_version()
-    run = rtp.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9)
-    rtp.compute_chunk(run.pk, 0)
+    run = rtp_lab.start_run(version, rounds=10_000, chunk_rounds=5_000, seed=9)
+    rtp_lab.compute_chunk(run.pk, 0)
     return run
 
 
 def last_chunk_with_a_failing_merge(run: RtpRun, error: BaseException, monkeypatch) -> None:
     """Compute the run's last chunk with a merge that raises `error`; then the real merge is
     back in place."""
-    merge = rtp._merge
+    merge = rtp_lab._merge
 
     def fails(run: RtpRun) -> None:
         raise error
 
-    monkeypatch.setattr(rtp, "_merge", fails)
+    monkeypatch.setattr(rtp_lab, "_merge", fails)
     with pytest.raises(type(error)):
-        rtp.compute_chunk(run.pk, run.chunk_count - 1)
-    monkeypatch.setattr(rtp, "_merge", merge)
+        rtp_lab.compute_chunk(run.pk, run.chunk_count - 1)
+    monkeypatch.setattr(rtp_lab, "_merge", merge)
 
 
 @pytest.mark.django_db
@@ -215,8 +219,8 @@ def test_the_last_chunk_and_the_merge_commit_together(half_run, monkeypatch):
     """A worker that dies in the merge leaves the last chunk unstored, so its redelivery
     computes it again and merges: no run stays running with every chunk in."""
     last_chunk_with_a_failing_merge(half_run, SystemExit("the worker process died"), monkeypatch)
-    assert rtp.chunks_done(half_run) == 1
-    assert rtp.compute_chunk(half_run.pk, 1) is True
+    assert rtp_lab.chunks_done(half_run) == 1
+    assert rtp_lab.compute_chunk(half_run.pk, 1) is True
     half_run.refresh_from_db()
     assert half_run.status == RtpRunStatus.DONE
     assert half_run.result == in_process_twin(half_run).result
@@ -228,12 +232,12 @@ def test_a_merge_that_raises_keeps_the_chunk_and_fails_the_run_until_merged_agai
 ):
     last_chunk_with_a_failing_merge(half_run, ValueError("a tally of another shape"), monkeypatch)
     half_run.refresh_from_db()
-    assert rtp.chunks_done(half_run) == 2
+    assert rtp_lab.chunks_done(half_run) == 2
     assert half_run.status == RtpRunStatus.FAILED
     assert half_run.result == {"error": "ValueError: a tally of another shape"}
     with pytest.raises(CommandError, match=f"RTP run {half_run.pk} failed: ValueError: a tally"):
         RtpCommand()._follow(half_run, tqdm(disable=True), timeout=5.0)
-    assert rtp.finish_run(half_run.pk).status == RtpRunStatus.DONE  # the merge, tried again
+    assert rtp_lab.finish_run(half_run.pk).status == RtpRunStatus.DONE  # the merge, tried again
     half_run.refresh_from_db()
     assert half_run.result == in_process_twin(half_run).result
 
@@ -245,7 +249,7 @@ def compute_chunks_at_once(run_id: int, indexes: Sequence[int]) -> list[BaseExce
 
     def compute(index: int) -> None:
         try:
-            rtp.compute_chunk(run_id, index)
+            rtp_lab.compute_chunk(run_id, index)
         except BaseException as error:  # the test's thread reports it
             failures.append(error)
         finally:
@@ -274,10 +278,12 @@ def test_the_last_two_chunks_committing_at_once_merge_the_run(default_paytables,
 
     monkeypatch.setattr(lab, "simulate", simulate_then_wait)
     for attempt in range(5):
-        run = rtp.start_run(version, rounds=2_000, chunk_rounds=1_000, seed=20 + attempt)
+        run = rtp_lab.start_run(version, rounds=2_000, chunk_rounds=1_000, seed=20 + attempt)
         assert compute_chunks_at_once(run.pk, [0, 1]) == []
         run.refresh_from_db()
-        assert run.status == RtpRunStatus.DONE, f"attempt {attempt}: {rtp.chunks_done(run)} chunks"
+        assert run.status == RtpRunStatus.DONE, (
+            f"attempt {attempt}: {rtp_lab.chunks_done(run)} chunks"
+        )
         assert run.result["rounds"] == 2_000
 
 
@@ -290,14 +296,14 @@ def test_a_paytable_without_a_computed_rtp_is_not_approved(default_paytables, pi
     with pytest.raises(ChangeRefused) as refused:
         approve_paytable_version(draft, by=pit2)
     assert "compute its RTP first (JD-14)" in refused.value.errors["rtp"]
-    rtp.compute_now(draft, seed=2)
+    rtp_lab.compute_now(draft, seed=2)
     assert approve_paytable_version(draft, by=pit2).status == "approved"
 
 
 @pytest.mark.django_db
 def test_a_run_of_lines_changed_since_does_not_count(default_paytables, pit, pit2):
     draft = bet_draft(default_paytables, pit, flush=Fraction(2, 1))
-    rtp.compute_now(draft, seed=2)
+    rtp_lab.compute_now(draft, seed=2)
     PaytableLine.objects.filter(version=draft, category="flush").update(odds_numerator=3)
     with pytest.raises(ChangeRefused, match="no finished RTP run of its current lines"):
         approve_paytable_version(draft, by=pit2)
@@ -306,11 +312,11 @@ def test_a_run_of_lines_changed_since_does_not_count(default_paytables, pit, pit
 @pytest.mark.django_db
 def test_a_run_too_short_or_of_another_strategy_does_not_count(default_paytables, pit, pit2):
     draft = bet_draft(default_paytables, pit, flush=Fraction(2, 1))
-    short = rtp.start_run(draft, rounds=TEST_RTP_ROUNDS - 1, seed=1)
-    rtp.run_in_process(short)
-    stand = rtp.start_run(draft, rounds=TEST_RTP_ROUNDS, strategy_name="stand", seed=1)
-    rtp.run_in_process(stand)
-    assert rtp.rtp_of(draft) is None
+    short = rtp_lab.start_run(draft, rounds=TEST_RTP_ROUNDS - 1, seed=1)
+    rtp_lab.run_in_process(short)
+    stand = rtp_lab.start_run(draft, rounds=TEST_RTP_ROUNDS, strategy_name="stand", seed=1)
+    rtp_lab.run_in_process(stand)
+    assert rtp_lab.rtp_of(draft) is None
     with pytest.raises(ChangeRefused, match="compute its RTP first"):
         approve_paytable_version(draft, by=pit2)
 
@@ -318,9 +324,9 @@ def test_a_run_too_short_or_of_another_strategy_does_not_count(default_paytables
 @pytest.mark.django_db
 def test_a_paytable_outside_a_tables_band_is_refused(joker_table, default_paytables, pit, pit2):
     draft = bet_draft(default_paytables, pit, pair=Fraction(2, 1))  # pays a pair double
-    rtp.compute_now(draft, seed=1)  # the decks of the run of the version in force
-    draft_rtp, _ = rtp.rtp_of(draft)
-    in_force, _ = rtp.rtp_of(default_paytables[PaytableKind.BET].active_version())
+    rtp_lab.compute_now(draft, seed=1)  # the decks of the run of the version in force
+    draft_rtp, _ = rtp_lab.rtp_of(draft)
+    in_force, _ = rtp_lab.rtp_of(default_paytables[PaytableKind.BET].active_version())
     assert draft_rtp > in_force
     band = {
         "bet_rtp_min_percent": (in_force - 1).quantize(Decimal("0.01")),
@@ -341,7 +347,7 @@ def test_a_paytable_outside_a_tables_band_is_refused(joker_table, default_paytab
 
 @pytest.mark.django_db
 def test_limits_whose_band_excludes_the_paytable_are_refused(joker_table, default_paytables, pit):
-    in_force, _ = rtp.rtp_of(default_paytables[PaytableKind.BET].active_version())
+    in_force, _ = rtp_lab.rtp_of(default_paytables[PaytableKind.BET].active_version())
     values = joker_draw_limits(
         default_paytables, bet_rtp_min_percent=in_force + 1, bet_rtp_max_percent=in_force + 2
     )
@@ -394,9 +400,9 @@ def test_the_rtp_command_takes_a_strategy_table(default_paytables, tmp_path):
         out=str(tmp_path),
     )
     run = RtpRun.objects.get(strategy_name="always-bet")
-    stand = rtp.start_run(run.paytable_version, rounds=5_000, strategy_name="stand", seed=3)
+    stand = rtp_lab.start_run(run.paytable_version, rounds=5_000, strategy_name="stand", seed=3)
     assert run.strategy == stand.strategy
-    assert run.result == rtp.run_in_process(stand).result
+    assert run.result == rtp_lab.run_in_process(stand).result
 
 
 @pytest.mark.django_db
@@ -435,7 +441,7 @@ def test_actual_rtp_is_observed_beside_the_theoretical(
     assert bet.boxes == 12
     assert bet.actual_rtp == (100 * returned / staked).quantize(Decimal("0.0001"))
     assert bet.interval_low <= bet.actual_rtp <= bet.interval_high
-    assert bet.theoretical_rtp == rtp.rtp_of(bet.paytable_version)[0]
+    assert bet.theoretical_rtp == rtp_lab.rtp_of(bet.paytable_version)[0]
     assert bet.alert == (not bet.interval_low <= bet.theoretical_rtp <= bet.interval_high)
     bonus = RtpObservation.objects.get(table=joker_table, kind=PaytableKind.BONUS)
     assert bonus.theoretical_rtp == Decimal("95.7229")

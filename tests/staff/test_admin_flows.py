@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import rtp_lab
 from games.models import TableLimits
 from payouts import services
 from payouts.models import LedgerTransaction, PaytableVersion, RtpRunStatus, TransactionKind
@@ -135,7 +135,7 @@ def test_paytable_version_drafted_in_the_admin_is_approved_by_a_colleague(
     refused = logged_in(pit2).post("/admin/payouts/paytableversion/", action, follow=True)
     assert b"compute its RTP first (JD-14)" in refused.content
     assert bet.active_version().number == 1
-    rtp.compute_now(draft, seed=1)
+    rtp_lab.compute_now(draft, seed=1)
     logged_in(pit2).post("/admin/payouts/paytableversion/", action)
     assert bet.active_version() == draft
 
@@ -148,7 +148,7 @@ def test_compute_rtp_button_starts_a_run_and_the_result_shows(
     shown = logged_in(pit).get(page)
     assert b"Compute RTP" in shown.content
     finished = version.rtp_runs.get()
-    assert rtp.describe(finished).encode() in shown.content
+    assert rtp_lab.describe(finished).encode() in shown.content
     chart = f"/admin/payouts/rtprun/{finished.pk}/chart.png"
     assert shown.content.count(chart.encode()) == 1
     with django_capture_on_commit_callbacks() as dispatched:
@@ -163,12 +163,12 @@ def test_compute_rtp_button_starts_a_run_and_the_result_shows(
     assert version.rtp_runs.count() == 2
     progress = logged_in(pit).get(page).content
     assert f"run {started.pk} Running: 0 of 1 chunks".encode() in progress
-    assert rtp.describe(finished).encode() in progress  # the last result stays in view
+    assert rtp_lab.describe(finished).encode() in progress  # the last result stays in view
     started.status, started.result = RtpRunStatus.FAILED, {"error": "ValueError: <odd> tally"}
     started.save(update_fields=["status", "result"])
     failure = logged_in(pit).get(page).content
     assert f"run {started.pk} failed: ValueError: &lt;odd&gt; tally".encode() in failure
-    assert rtp.describe(finished).encode() in failure
+    assert rtp_lab.describe(finished).encode() in failure
     png = logged_in(auditor).get(chart)
     assert png["Content-Type"] == "image/png"
     assert png.content.startswith(b"\x89PNG")

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.engine import stud as stud_engine
-from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus, Seat, TableLimits, TableStatus
@@ -298,7 +298,7 @@ def test_another_pit_staff_member_approves_a_paytable_version(default_paytables,
     )
     assert response.status_code == 302
     draft = bonus.versions.get(status=ChangeStatus.DRAFT)
-    rtp.compute_now(draft, seed=1)
+    rtp_lab.compute_now(draft, seed=1)
     assert signed_in(pit2).post(f"/staff/paytables/versions/{draft.pk}/approve/").status_code == 302
     assert bonus.active_version() == draft
     assert draft.odds() == in_force.odds()

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.engine import stud as engine
-from games.engine import stud_phh as phh
+from games.engine import stud_phh
 from games.engine.betting import AGGRESSIVE, FIXED_LIMIT_CAP
 from games.models import Round
 from games.peer.hands import from_cents
@@ -93,7 +93,7 @@ def test_exported_hands_replay_here_and_in_pokerkit_to_the_same_stacks(
     for round_ in Round.objects.filter(table=table, status="settled"):
         text = download(pit, round_)
         ours = Hand.from_json(round_.engine_state).state.finishing_stacks
-        hand = phh.loads(text)
+        hand = stud_phh.loads(text)
         assert hand.finishing_stacks == ours
         assert hand.extra["_server_seed"] == round_.secret_server_seed()
         assert hand.extra["_commitment"] == round_.commitment
@@ -117,7 +117,7 @@ def test_a_raked_hand_replays_with_its_rake(seated, pit, stud_table, tmp_path, c
     for round_ in Round.objects.filter(table=stud_table, status="settled"):
         text = download(pit, round_)
         state = Hand.from_json(round_.engine_state).state
-        assert phh.loads(text).extra["_rake"] == state.rake
+        assert stud_phh.loads(text).extra["_rake"] == state.rake
         path = tmp_path / "raked.phh"
         path.write_text(text)
         call_command("phh_replay", str(path))
@@ -130,12 +130,12 @@ def test_phh_replay_names_the_rule_an_action_breaks(seated, pit, stud_table, tmp
     sit(seated[:2], stud_table)
     play_randomly(stud_table, seated, 1, random.Random(1))
     round_ = Round.objects.get(table=stud_table, status="settled")
-    hand = phh.loads(download(pit, round_))  # complete: a player's hides folded hands
+    hand = stud_phh.loads(download(pit, round_))  # complete: a player's hides folded hands
     bring_in = next(a for a in hand.actions if a.endswith(" pb"))
     other = "p2" if bring_in.startswith("p1") else "p1"
     broken = tuple(f"{other} pb" if a == bring_in else a for a in hand.actions)
     path = tmp_path / "broken.phh"
-    path.write_text(phh.dumps(phh.HandHistory(**{**hand.__dict__, "actions": broken})))
+    path.write_text(stud_phh.dumps(stud_phh.HandHistory(**{**hand.__dict__, "actions": broken})))
     with pytest.raises(CommandError, match=r"rule ST-3"):
         call_command("phh_replay", str(path))
 

@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.engine import stud_phh as phh
+from games.engine import stud_phh
 from games.models import Round, RoundEvent, Seat
-from games.peer import services as peer_tables
+from games.peer import services as peer_services
 from games.stud.hand import Hand
 from games.stud.tasks import STUD as stud
 from payouts.models import AccountKind, LedgerTransaction
@@ -42,7 +42,7 @@ def stacked(monkeypatch):
 
     def use(third: list[str], *streets: str) -> None:
         deck = stud_deck(third, *streets)
-        monkeypatch.setattr(peer_tables, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
+        monkeypatch.setattr(peer_services, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
 
     return use
 
@@ -128,7 +128,7 @@ def test_st10_every_player_of_the_hand_sees_every_showdown_hand_mucked_ones_incl
             "folded": False, "showdown": "mucked", "shown_after_the_hand": False,
         }  # fmt: skip
         assert down_cards(recalled, 3) == ["Qs", "Jh", "8s"]
-        actions = phh.loads(api_client(viewer).get(f"{HANDS}{hand.pk}/phh/").content.decode())
+        actions = stud_phh.loads(api_client(viewer).get(f"{HANDS}{hand.pk}/phh/").content.decode())
         assert {"d dh p3 QsJh9c", "d dh p3 8s", "p3 sm"} <= set(actions.actions)
 
 
@@ -154,7 +154,7 @@ def test_st10_a_folded_hand_is_never_shown_to_the_other_players(
         assert all(set(dealt) == {"seat", "face", "card"} for dealt in dealt_to_ann)
         listed = api_client(viewer).get(f"{HANDS}?table={stud_table.pk}").json()["results"]
         assert down_cards(next(h for h in listed if h["id"] == hand.pk), 1) == ["??", "??"]
-        actions = phh.loads(api_client(viewer).get(f"{HANDS}{hand.pk}/phh/").content.decode())
+        actions = stud_phh.loads(api_client(viewer).get(f"{HANDS}{hand.pk}/phh/").content.decode())
         assert "d dh p1 ????2c" in actions.actions
         assert not set(ANN_DOWN) & {card for action in actions.actions for card in _cards(action)}
         client.force_login(viewer)
@@ -167,7 +167,7 @@ def test_st10_a_folded_hand_is_never_shown_to_the_other_players(
     assert hand_of(own, 1)["down"] == ANN_DOWN
     assert down_cards(own, 1) == ANN_DOWN
     assert hand_of(api_client(pit).get(f"{HANDS}{hand.pk}/").json(), 1)["down"] == ANN_DOWN
-    staff_file = phh.loads(api_client(pit).get(f"{HANDS}{hand.pk}/phh/").content.decode())
+    staff_file = stud_phh.loads(api_client(pit).get(f"{HANDS}{hand.pk}/phh/").content.decode())
     assert "d dh p1 7h8d2c" in staff_file.actions
 
 
@@ -219,7 +219,7 @@ def test_st10_an_uncalled_winner_may_show_after_the_hand(players, stud_table, st
     assert hand_of(after, 1)["down"] == ["7h", "8d"]  # her own
     assert down_cards(api_client(ben).get(f"{HANDS}{hand.pk}/").json(), 1) == ["??", "??"]
     text = api_client(ann).get(f"{HANDS}{hand.pk}/phh/").content.decode()
-    assert "d dh p2 AsAdKc" in phh.loads(text).actions
+    assert "d dh p2 AsAdKc" in stud_phh.loads(text).actions
     assert hand.shown_hands.count() == 1
 
 

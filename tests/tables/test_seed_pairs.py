@@ -21,7 +21,7 @@ from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import fairness
 from games.engine.dealer import Deck
 from games.joker_draw import services as joker_draw
-from games.joker_draw import sql as joker_draw_sql
+from games.joker_draw import sql
 from games.joker_draw.selectors import dealt_cards
 from games.joker_draw.services import BoxRequest
 from games.models import Round, SeedPair, SeedPairStatus
@@ -350,7 +350,7 @@ def test_openings_at_one_table_do_not_wait_on_each_other(funded_player, pit, jok
     def other_opening() -> None:
         try:
             with transaction.atomic():
-                joker_draw_sql.lock_table(joker_table.pk)
+                sql.lock_table(joker_table.pk)
                 holding.set()
                 release.wait(10)
         except Exception as error:  # reported below

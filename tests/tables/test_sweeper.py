@@ -20,7 +20,7 @@ from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus
-from games.peer import services as peer_tables
+from games.peer import services as peer_services
 from games.stud.tasks import STUD as stud
 from games.tables.tasks import sweep_overdue_rounds
 from payouts.services import deposit
@@ -84,14 +84,14 @@ def test_one_stuck_round_does_not_stop_the_other_tables_timers(
 ):
     stuck = casino_floor["stuck"]
     stuck_history = kinds(stuck)
-    fold = peer_tables.play
+    fold = peer_services.play
 
     def unsettleable(peer, round_, *args, **kwargs):
         if round_.pk == stuck.pk:
             raise RuntimeError("the pot cannot be settled")
         return fold(peer, round_, *args, **kwargs)
 
-    monkeypatch.setattr(peer_tables, "play", unsettleable)
+    monkeypatch.setattr(peer_services, "play", unsettleable)
 
     with caplog.at_level(logging.ERROR, logger="games.tables.tasks"):
         assert sweep_overdue_rounds() == 1  # the joker draw round
@@ -119,7 +119,7 @@ def test_one_stuck_round_does_not_stop_the_other_tables_timers(
     assert "the pot cannot be settled" in page
 
     # Once the round can be settled again, the next sweep folds it and the alert goes.
-    monkeypatch.setattr(peer_tables, "play", fold)
+    monkeypatch.setattr(peer_services, "play", fold)
     sweep_overdue_rounds()
     assert kinds(stuck)[-2:] == ["timed_out", "bring_in"]
     assert "Timers stuck" not in client.get("/staff/").content.decode()

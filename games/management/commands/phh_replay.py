@@ -9,8 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine import drawmaha_phh as phh_drawmaha
-from games.engine import stud_phh as phh
+from games.engine import drawmaha_phh, stud_phh
 from games.engine.common import RuleViolation
 
 
@@ -26,10 +25,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, file: Path, **options: Any) -> None:
         try:
             text = file.read_text(encoding="utf-8")
-            if tomllib.loads(text).get("variant") == phh_drawmaha.VARIANT:
-                stacks = phh_drawmaha.replay(phh_drawmaha.loads(text)).finishing_stacks
+            if tomllib.loads(text).get("variant") == drawmaha_phh.VARIANT:
+                stacks = drawmaha_phh.replay(drawmaha_phh.loads(text)).finishing_stacks
             else:
-                stacks = phh.replay(phh.loads(text)).finishing_stacks
+                stacks = stud_phh.replay(stud_phh.loads(text)).finishing_stacks
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         except RuleViolation as broken:

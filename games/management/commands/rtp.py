@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from games.engine import joker_draw_rtp as lab
-from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import rtp_lab
 from games.joker_draw.tasks import dispatch_rtp_run
 from payouts.models import Paytable, PaytableVersion, RtpRun, RtpRunStatus
 
@@ -35,7 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, required=True)
         parser.add_argument(
             "--strategy",
-            default=rtp.REFERENCE,
+            default=rtp_lab.REFERENCE,
             help="reference, stand, or a JSON file holding a strategy rule table",
         )
         parser.add_argument("--seed", type=int, help="repeat a run exactly (default: random)")
@@ -52,7 +52,7 @@ class Command(BaseCommand):
         version = self._version(options["paytable"], options["paytable_version"])
         name, strategy = self._strategy(options["strategy"])
         try:
-            run = rtp.start_run(
+            run = rtp_lab.start_run(
                 version,
                 rounds=options["rounds"],
                 strategy_name=name,
@@ -61,11 +61,11 @@ class Command(BaseCommand):
                 chunk_rounds=options["chunk_rounds"],
                 dispatch=None if options["in_process"] else dispatch_rtp_run,
             )
-        except rtp.RtpRefused as refused:
+        except rtp_lab.RtpRefused as refused:
             raise CommandError(str(refused)) from refused
         with tqdm(total=run.rounds, unit="rounds", unit_scale=True, file=self.stderr) as bar:
             if options["in_process"]:
-                run = rtp.run_in_process(run, progress=bar.update)
+                run = rtp_lab.run_in_process(run, progress=bar.update)
             else:
                 run = self._follow(run, bar, options["timeout"])
         self._write(run, Path(options["out"]))
@@ -82,11 +82,11 @@ class Command(BaseCommand):
         return version
 
     def _strategy(self, given: str) -> tuple[str, lab.Strategy | None]:
-        if given in rtp.STRATEGIES:
+        if given in rtp_lab.STRATEGIES:
             return given, None
         path = Path(given)
         if not path.is_file():
-            known = ", ".join(rtp.STRATEGIES)
+            known = ", ".join(rtp_lab.STRATEGIES)
             raise CommandError(f"--strategy: {given!r} is neither {known} nor a JSON file")
         try:
             return path.stem, lab.strategy_from_table(path.stem, json.loads(path.read_text()))
@@ -98,7 +98,7 @@ class Command(BaseCommand):
         counted = 0
         while True:
             run.refresh_from_db(fields=["status"])
-            done = rtp.chunks_done(run)
+            done = rtp_lab.chunks_done(run)
             rounds = sum(run.chunk_size(index) for index in range(done))
             bar.update(rounds - counted)
             counted = rounds
@@ -112,7 +112,7 @@ class Command(BaseCommand):
             if done == run.chunk_count:
                 # The last chunk merged the run as it committed, after the status was read;
                 # this reads the merged run (and merges one whose merge never happened).
-                return rtp.finish_run(run.pk)
+                return rtp_lab.finish_run(run.pk)
             if time.monotonic() > deadline:
                 raise CommandError(
                     f"RTP run {run.pk}: {done} of {run.chunk_count} chunks after {timeout:.0f} s; "
@@ -136,7 +136,7 @@ class Command(BaseCommand):
                 indent=2,
             )
         )
-        (out / f"{stem}.png").write_bytes(rtp.rtp_chart_png(run))
+        (out / f"{stem}.png").write_bytes(rtp_lab.rtp_chart_png(run))
         self.stdout.write(f"RTP run {run.pk} of {run.paytable_version}, seed {run.seed}")
-        self.stdout.write(rtp.describe(run))
+        self.stdout.write(rtp_lab.describe(run))
         self.stdout.write(f"written: {out / stem}.json and .png")

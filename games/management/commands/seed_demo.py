@@ -12,7 +12,7 @@ from django.db import transaction
 
 from casino.roles import ADMIN, AUDITOR, PIT_STAFF, PLAYER, STAFF_ROLES
 from games import registry
-from games.joker_draw import rtp_lab as rtp
+from games.joker_draw import rtp_lab
 from games.joker_draw.paytables import approve_paytable_version
 from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
@@ -48,7 +48,7 @@ class Command(BaseCommand):
             for version in PaytableVersion.objects.filter(status=ChangeStatus.DRAFT, number=1):
                 # Approval needs the version's computed RTP (JD-14); no workers run yet.
                 self.stdout.write(f"computing the RTP of {version} ...")
-                rtp.compute_now(version)
+                rtp_lab.compute_now(version)
                 approve_paytable_version(version, by=checker)
             for game in registry.GAMES:
                 for currency in Currency:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from django.urls import URLPattern
 
 from games.drawmaha import limits, replay, tasks, urls
-from games.drawmaha.hand import Hand
 from games.drawmaha.serializers import hand_json
 from games.models import Game, Round
 from games.peer.game import PeerTableGame
@@ -24,15 +23,10 @@ class DrawmahaTables(PeerTableGame):
     slug = "drawmaha"
     limit_fields = limits.LIMIT_FIELDS
     default_limits = limits.DEFAULT_LIMITS
+    peer = tasks.DRAWMAHA
 
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
         return limits.limit_problems(values)
-
-    def load_hand(self, engine_state: dict[str, Any]) -> Hand:
-        return Hand.from_json(engine_state)
-
-    def catch_up(self, table_id: int) -> None:
-        tasks.DRAWMAHA.catch_up(table_id)
 
     def recall(
         self, hand: Round, viewer: User | AnonymousUser

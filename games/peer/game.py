@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import functools
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Round, RoundStatus, Seat, SeatStatus
 from games.peer.hands import PeerHand, PeerState, from_cents
+from games.peer.services import PeerGame
 from games.peer.voids import void_pot
 from games.tables.table_game import CatchUp, Staked, TableGame, VoidedStakes
 
@@ -21,13 +22,14 @@ if TYPE_CHECKING:
 
 
 class PeerTableGame(TableGame):
-    @abstractmethod
-    def load_hand(self, engine_state: dict[str, Any]) -> PeerHand[PeerState]:
-        """The game's stored hand."""
+    peer: ClassVar[PeerGame[Any, Any]]  # the game's tables' services, with their timer
 
-    @abstractmethod
+    def load_hand(self, engine_state: dict[str, Any]) -> PeerHand[PeerState]:
+        return self.peer.load_hand(engine_state)
+
     def catch_up(self, table_id: int) -> None:
         """Act for a player out of time, or deal the hand that is due."""
+        self.peer.catch_up(table_id)
 
     @abstractmethod
     def recall(

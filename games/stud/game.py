@@ -10,7 +10,6 @@ from django.urls import URLPattern
 from games.models import Game, Round
 from games.peer.game import PeerTableGame
 from games.stud import limits, replay, tasks, urls
-from games.stud.hand import Hand
 from games.stud.serializers import hand_json, visible_events
 
 if TYPE_CHECKING:
@@ -24,15 +23,10 @@ class SevenCardStudTables(PeerTableGame):
     slug = "stud"
     limit_fields = limits.LIMIT_FIELDS
     default_limits = limits.DEFAULT_LIMITS
+    peer = tasks.STUD
 
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
         return limits.limit_problems(values)
-
-    def load_hand(self, engine_state: dict[str, Any]) -> Hand:
-        return Hand.from_json(engine_state)
-
-    def catch_up(self, table_id: int) -> None:
-        tasks.STUD.catch_up(table_id)
 
     def recall(
         self, hand: Round, viewer: User | AnonymousUser

@@ -21,10 +21,8 @@ from functools import cached_property
 from django.db.models import Sum
 
 from games.models import Round, RoundStatus, Seat
-from games.tables.table_game import game_of
+from games.tables.table_game import ZERO, game_of
 from payouts.models import Account, AccountKind
-
-ZERO = Decimal("0.00")
 
 
 def _house_balances(kind: str) -> dict[str, Decimal]:

@@ -11,7 +11,9 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
 
+# The message catalogues are compiled on every install: .mo files are not kept in git.
 install: $(VENV)/.installed
+	$(BIN)/python scripts/messages.py compile >/dev/null
 
 run: install
 	scripts/run.sh

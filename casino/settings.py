@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "pghistory",
     "pghistory.admin",
+    "casino",
     "games",
     "payouts",
 ]
@@ -63,6 +64,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switcher's cookie or Accept-Language, then the signed-in user's own.
+    "django.middleware.locale.LocaleMiddleware",
+    "casino.i18n.UserLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -85,6 +89,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "casino.frame.frame",
             ],
         },
     },
@@ -100,7 +106,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages of the casino's players and dealers; the catalogues are in locale/
+# (scripts/messages.py refreshes them, `make install` compiles them).
+LANGUAGES = [("en", "English"), ("ru", "Русский"), ("sv", "Svenska")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -115,6 +125,7 @@ STORAGES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGIN_URL = "play:login"
+# Players land on the lobby; staff on their staff screens (casino.frame.SignIn).
 LOGIN_REDIRECT_URL = "play:lobby"
 LOGOUT_REDIRECT_URL = "play:login"
 # Sign-in throttling (casino.http.throttling): API token logins per address and user name, and

@@ -3,8 +3,10 @@ brings its own routes; the games' come from the registry."""
 
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino import i18n
 from games import registry
 from games.site import views as site_views
 
@@ -22,9 +24,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include(api_v1)),
     path("staff/", include("games.staff.urls")),
+    path("i18n/language/", i18n.set_language, name="set-language"),
+    path("i18n/js/<str:language>/", i18n.javascript_catalogue, name="javascript-catalogue"),
     path("", include("games.site.urls")),
 ]
 
-admin.site.site_header = "Casino back office"
-admin.site.site_title = "Casino back office"
-admin.site.index_title = "Pit staff and administration"
+admin.site.site_header = _("Casino back office")
+admin.site.site_title = _("Casino back office")
+admin.site.index_title = _("Pit staff and administration")

@@ -26,6 +26,7 @@ export DATABASE_URL REDIS_URL
 export DEBUG=false SECRET_KEY=test-only-secret-key ALLOWED_HOSTS=testserver,127.0.0.1,localhost
 export STATIC_ROOT="$scratch/static"
 "$BIN/python" manage.py collectstatic --noinput --verbosity 0
+"$BIN/python" scripts/messages.py compile >/dev/null
 
 echo "== ruff"; "$BIN/ruff" check . && "$BIN/ruff" format --check .
 echo "== mypy"; "$BIN/mypy" .

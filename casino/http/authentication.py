@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
@@ -16,14 +16,17 @@ from rest_framework.authtoken.models import Token
 from casino.db import prepared_cursor
 from casino.roles import PLAYER
 
+LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
 _USER_FIELDS = [field.attname for field in User._meta.concrete_fields]
 
-# The token's user, and whether that user is in the players' group, and when the token was
-# issued: one statement, as every API request sends it.
+# The token's user, whether that user is in the players' group, the language the user chose
+# (casino.i18n) and when the token was issued: one statement, as every API request sends it.
 _SIGN_IN = f"""
 SELECT {", ".join(f"u.{name}" for name in _USER_FIELDS)},
        EXISTS (SELECT 1 FROM auth_user_groups m JOIN auth_group g ON g.id = m.group_id
                WHERE m.user_id = u.id AND g.name = %s),
+       (SELECT p.language FROM casino_languagepreference p WHERE p.user_id = u.id),
        t.created
 FROM authtoken_token t JOIN auth_user u ON u.id = t.user_id
 WHERE t.key = %s
@@ -37,7 +40,8 @@ def token_expires(issued: datetime) -> datetime:
 class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token sign-in, refusing an expired token. The game endpoints ask on every request
     whether the user is a player (`casino.http.permissions.PLAYERS_ACT`); the answer comes with the
-    user, in the same statement, and rides on it as `plays_at_tables`."""
+    user, in the same statement, and rides on it as `plays_at_tables`. The user's chosen
+    language, read with it, answers the request (over the Accept-Language header)."""
 
     def authenticate_credentials(self, key: str) -> tuple[User, Token]:
         with prepared_cursor() as cursor:
@@ -45,7 +49,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        *user_row, plays_at_tables, issued = row
+        *user_row, plays_at_tables, language, issued = row
         if token_expires(issued) <= timezone.now():
             Token.objects.filter(key=key).delete()
             raise exceptions.AuthenticationFailed(_("Token expired: log in again."))
@@ -53,4 +57,6 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         user.plays_at_tables = plays_at_tables  # type: ignore[attr-defined]
+        if language in LANGUAGE_CODES:
+            translation.activate(language)
         return user, Token(key=key, user=user, created=issued)

@@ -1,6 +1,8 @@
 """API conventions shared by every endpoint: one error shape, naming the field and the rule.
 
-Every refusal is a JSON body `{"detail": "...", "errors": {"field": ["message (RULE-ID)"]}}`.
+Every refusal is a JSON body
+`{"detail": "...", "code": "RULE-ID", "errors": {"field": ["message (RULE-ID)"]}}`: the messages
+in the request's language, the code the same in every language, for programs to read.
 """
 
 from __future__ import annotations
@@ -46,7 +48,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             if isinstance(response.data, dict)
             else {"non_field_errors": response.data}
         )
-        response.data = {"detail": _first_message(errors), "errors": errors}
+        response.data = {
+            "detail": _first_message(errors),
+            "code": _first_message(exc.get_codes()),
+            "errors": errors,
+        }
     return response
 
 

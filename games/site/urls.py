@@ -3,18 +3,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from casino.frame import SignIn
 from games.site import views
 
 app_name = "play"
 
 urlpatterns = [
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(
-            template_name="play/login.html", redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("accounts/login/", SignIn.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("play/", views.lobby, name="lobby"),
     path("play/wallet/", views.wallet, name="wallet"),

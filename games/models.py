@@ -14,6 +14,8 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from payouts.models import (
     Currency,
@@ -26,14 +28,14 @@ from payouts.models import (
 
 
 class Game(models.TextChoices):
-    JOKER_DRAW = "joker_draw", "Joker draw poker"
-    SEVEN_CARD_STUD = "seven_card_stud", "Seven-card stud"
-    DRAWMAHA = "drawmaha", "Drawmaha (Sviten Special)"
+    JOKER_DRAW = "joker_draw", _("Joker draw poker")
+    SEVEN_CARD_STUD = "seven_card_stud", _("Seven-card stud")
+    DRAWMAHA = "drawmaha", _("Drawmaha (Sviten Special)")
 
 
 class TableStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", pgettext_lazy("table status", "Open")
+    CLOSED = "closed", pgettext_lazy("table status", "Closed")
 
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
@@ -120,8 +122,8 @@ class TableLimits(MakerCheckerChange):
 
     class Meta:
         ordering = ("table", "-number")
-        verbose_name = "table limits"
-        verbose_name_plural = "table limits"
+        verbose_name = _("table limits")
+        verbose_name_plural = _("table limits")
         permissions = [("approve_tablelimits", "Can approve table limits")]
         constraints = [
             models.UniqueConstraint(fields=("table", "number"), name="one_limits_version_number"),
@@ -136,9 +138,9 @@ class TableLimits(MakerCheckerChange):
 
 
 class SeedPairStatus(models.TextChoices):
-    CURRENT = "current", "Current"
-    IN_PLAY = "in_play", "Dealing a hand"
-    REVEALED = "revealed", "Revealed"
+    CURRENT = "current", pgettext_lazy("seed pair status", "Current")
+    IN_PLAY = "in_play", _("Dealing a hand")
+    REVEALED = "revealed", pgettext_lazy("seed pair status", "Revealed")
 
 
 # A player has one current seed pair; a peer table one committed seed for its next hand.
@@ -216,9 +218,9 @@ UNFINISHED_ROUND_CONSTRAINT = "one_unfinished_round_per_player_and_table"
 
 
 class RoundStatus(models.TextChoices):
-    DECIDING = "deciding", "Deciding"
-    SETTLED = "settled", "Settled"
-    VOIDED = "voided", "Voided"
+    DECIDING = "deciding", _("Deciding")
+    SETTLED = "settled", _("Settled")
+    VOIDED = "voided", _("Voided")
 
 
 @pgtrigger.register(
@@ -253,7 +255,7 @@ class Round(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="rounds",
-        help_text="The seed pair that shuffled the round; empty for rounds from before them.",
+        help_text=_("The seed pair that shuffled the round; empty for rounds from before them."),
         db_index=False,
     )
     player = models.ForeignKey(
@@ -262,7 +264,7 @@ class Round(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="rounds",
-        help_text="The player of a banked round; empty for peer games.",
+        help_text=_("The player of a banked round; empty for peer games."),
         db_index=False,
     )
     status = models.CharField(
@@ -383,9 +385,9 @@ class RoundEvent(models.Model):
 
 
 class SeatStatus(models.TextChoices):
-    SEATED = "seated", "Seated"
-    LEAVING = "leaving", "Leaving after the hand"
-    LEFT = "left", "Left"
+    SEATED = "seated", pgettext_lazy("seat status", "Seated")
+    LEAVING = "leaving", _("Leaving after the hand")
+    LEFT = "left", pgettext_lazy("seat status", "Left")
 
 
 class Seat(models.Model):
@@ -431,7 +433,7 @@ class ShownHand(models.Model):
     (ST-10): from then on the hand's players see its cards in the hand history."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="shown_hands")
-    seat = models.PositiveSmallIntegerField(help_text="The table seat, as in the hand's seats.")
+    seat = models.PositiveSmallIntegerField(help_text=_("The table seat, as in the hand's seats."))
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     shown_at = models.DateTimeField(auto_now_add=True)
 

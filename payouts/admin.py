@@ -18,6 +18,8 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
@@ -51,16 +53,19 @@ class LedgerEntryInline(ReadOnlyInline):
 
 
 class CageForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=get_user_model().objects.filter(groups__name=PLAYER))
-    currency = forms.ChoiceField(choices=Currency.choices)
-    amount = amount_field(LedgerEntry, "amount", min_value=CENT)
-    reason = forms.CharField(max_length=500)
+    player = forms.ModelChoiceField(
+        queryset=get_user_model().objects.filter(groups__name=PLAYER),
+        label=gettext_lazy("Player"),
+    )
+    currency = forms.ChoiceField(choices=Currency.choices, label=gettext_lazy("Currency"))
+    amount = amount_field(LedgerEntry, "amount", min_value=CENT, label=gettext_lazy("Amount"))
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
     # One key per rendered form: submitting it twice moves the money once.
     idempotency_key = forms.CharField(widget=forms.HiddenInput)
 
 
 class ReverseForm(forms.Form):
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
 
 @admin.register(LedgerTransaction)
@@ -127,7 +132,12 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
             else:
                 self.message_user(
                     request,
-                    f"{direction.title()} posted as transaction #{txn.pk}.",
+                    (
+                        _("Deposit posted as transaction #%(transaction)s.")
+                        if direction == "deposit"
+                        else _("Withdrawal posted as transaction #%(transaction)s.")
+                    )
+                    % {"transaction": txn.pk},
                     messages.SUCCESS,
                 )
                 return HttpResponseRedirect(
@@ -135,7 +145,7 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
                 )
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Cage {direction}",
+            "title": _("Cage deposit") if direction == "deposit" else _("Cage withdrawal"),
             "form": form,
             "opts": self.model._meta,
         }
@@ -148,7 +158,7 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         original = LedgerTransaction.objects.filter(pk=pk).first()
         if original is None:
-            raise Http404(f"There is no transaction #{pk}.")
+            raise Http404(_("There is no transaction #%(transaction)s.") % {"transaction": pk})
         form = ReverseForm(request.POST or None)
         house_funding = original.kind == TransactionKind.HOUSE_FUNDING
         if request.method == "POST" and form.is_valid():
@@ -164,23 +174,33 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
                 if house_funding:
                     self.message_user(
                         request,
-                        f"The reversal of transaction #{pk} is proposed; another staff member "
-                        "approves it.",
+                        _(
+                            "The reversal of transaction #%(transaction)s is proposed; another "
+                            "staff member approves it."
+                        )
+                        % {"transaction": pk},
                         messages.SUCCESS,
                     )
                     return HttpResponseRedirect(
                         reverse("admin:payouts_reversalproposal_change", args=[proposal.pk])
                     )
                 self.message_user(
-                    request, f"Transaction #{pk} reversed by #{txn.pk}.", messages.SUCCESS
+                    request,
+                    _("Transaction #%(transaction)s reversed by #%(reversal)s.")
+                    % {"transaction": pk, "reversal": txn.pk},
+                    messages.SUCCESS,
                 )
                 return HttpResponseRedirect(
                     reverse("admin:payouts_ledgertransaction_change", args=[txn.pk])
                 )
-        verb = "Propose the reversal of" if house_funding else "Reverse"
+        title = (
+            _("Propose the reversal of transaction #%(transaction)s")
+            if house_funding
+            else _("Reverse transaction #%(transaction)s")
+        )
         context = {
             **self.admin_site.each_context(request),
-            "title": f"{verb} transaction #{pk}",
+            "title": title % {"transaction": pk},
             "form": form,
             "original": original,
             "opts": self.model._meta,
@@ -202,7 +222,9 @@ class ReversalProposalAdmin(ReadOnlyAdmin):
     )  # fmt: skip
     actions = ("approve",)
 
-    @admin.action(description="Approve the selected reversals", permissions=["approve"])
+    @admin.action(
+        description=gettext_lazy("Approve the selected reversals"), permissions=["approve"]
+    )
     def approve(self, request: HttpRequest, proposals: QuerySet[ReversalProposal]) -> None:
         for proposal in proposals:
             try:
@@ -214,7 +236,9 @@ class ReversalProposalAdmin(ReadOnlyAdmin):
                     request, f"{proposal}: {refused.message} [{refused.code}]", messages.ERROR
                 )
             else:
-                self.message_user(request, f"{proposal}: posted.", messages.SUCCESS)
+                self.message_user(
+                    request, _("%(proposal)s: posted.") % {"proposal": proposal}, messages.SUCCESS
+                )
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("payouts.approve_reversalproposal")

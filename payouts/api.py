@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.exceptions import NotFound
@@ -47,7 +48,10 @@ class WalletTransactionList(generics.ListAPIView):
         currency = self.kwargs["currency"].upper()
         if currency not in Currency.values:
             choices = ", ".join(Currency.values)
-            raise NotFound(f"No wallet currency {self.kwargs['currency']!r}; use one of {choices}.")
+            raise NotFound(
+                _("No wallet currency %(currency)r; use one of %(choices)s.")
+                % {"currency": self.kwargs["currency"], "choices": choices}
+            )
         return selectors.wallet_entries(acting_user(self.request), currency)
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from django.db import transaction
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.renderers import JSONRenderer
@@ -38,8 +40,9 @@ MAX_KEY_LENGTH = 255
 class IdempotencyKeyReused(APIException):
     status_code = status.HTTP_409_CONFLICT
     default_code = "idempotency_key_reused"
-    default_detail = (
-        f"This {HEADER} was already used with a different request; use a new key for a new request."
+    default_detail = gettext_lazy(
+        "This Idempotency-Key was already used with a different request; use a new key for a "
+        "new request."
     )
 
 
@@ -64,10 +67,10 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., HttpRespon
         user = acting_user(request)
         key = request.headers.get(HEADER, "").strip()
         if not key or len(key) > MAX_KEY_LENGTH:
-            message = (
-                f"A request that moves money needs an {HEADER} header "
-                f"of 1 to {MAX_KEY_LENGTH} characters."
-            )
+            message = _(
+                "A request that moves money needs an Idempotency-Key header of 1 to %(most)s "
+                "characters."
+            ) % {"most": MAX_KEY_LENGTH}
             raise ValidationError({HEADER: [message]})
         fingerprint = _fingerprint(request)
         try:

@@ -16,6 +16,7 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 MONEY_DIGITS = 14
 MONEY_PLACES = 2
@@ -43,26 +44,26 @@ def largest_amount(model: type[models.Model], name: str) -> Decimal:
 
 
 class Currency(models.TextChoices):
-    USD = "USD", "US dollar"
-    FUN = "FUN", "Play money"
+    USD = "USD", _("US dollar")
+    FUN = "FUN", _("Play money")
 
 
 class AccountKind(models.TextChoices):
-    PLAYER_WALLET = "player_wallet", "Player wallet"
-    HOUSE_BANKROLL = "house_bankroll", "House bankroll"
+    PLAYER_WALLET = "player_wallet", _("Player wallet")
+    HOUSE_BANKROLL = "house_bankroll", _("House bankroll")
     # The part of the bankroll held for the top payout of the joker draw rounds in play: moved
     # here by the opening, paid out or given back by the settlement (or the void). What stays
     # in the bankroll account is what the house can still put at risk.
-    HOUSE_RESERVED = "house_reserved", "House bankroll reserved for rounds in play"
-    STAKES_IN_PLAY = "stakes_in_play", "Stakes held in play"
-    RAKE = "rake", "Rake"
-    BONUS = "bonus", "BONUS side bets held"
+    HOUSE_RESERVED = "house_reserved", _("House bankroll reserved for rounds in play")
+    STAKES_IN_PLAY = "stakes_in_play", _("Stakes held in play")
+    RAKE = "rake", _("Rake")
+    BONUS = "bonus", _("BONUS side bets held")
     # Chips players bought at peer tables: their money, held by the house until they cash out;
     # each seat's share is the seat's stack (games.Seat).
-    TABLE_CHIPS = "table_chips", "Chips at peer tables"
+    TABLE_CHIPS = "table_chips", _("Chips at peer tables")
     # The cage stands for the world outside the ledger: cash brought in or paid out. It is
     # the only account whose balance may be negative (money the casino holds for others).
-    CAGE = "cage", "Cage (cash in and out)"
+    CAGE = "cage", _("Cage (cash in and out)")
 
 
 HOUSE_KINDS = tuple(kind for kind in AccountKind if kind != AccountKind.PLAYER_WALLET)
@@ -114,15 +115,15 @@ class Account(models.Model):
 
 
 class TransactionKind(models.TextChoices):
-    DEPOSIT = "deposit", "Deposit"
-    WITHDRAWAL = "withdrawal", "Withdrawal"
-    HOUSE_FUNDING = "house_funding", "House bankroll funding"
-    STAKE = "stake", "Stake taken"
-    SETTLEMENT = "settlement", "Settlement"
-    RAKE = "rake", "Rake"
-    REVERSAL = "reversal", "Reversal"
+    DEPOSIT = "deposit", _("Deposit")
+    WITHDRAWAL = "withdrawal", _("Withdrawal")
+    HOUSE_FUNDING = "house_funding", _("House bankroll funding")
+    STAKE = "stake", _("Stake taken")
+    SETTLEMENT = "settlement", _("Settlement")
+    RAKE = "rake", _("Rake")
+    REVERSAL = "reversal", _("Reversal")
     # A settled round's payout put right, proposed by one staff member and approved by another.
-    CORRECTION = "correction", "Settlement correction"
+    CORRECTION = "correction", _("Settlement correction")
 
 
 @pgtrigger.register(
@@ -222,9 +223,9 @@ class IdempotentRequest(models.Model):
 
 
 class ChangeStatus(models.TextChoices):
-    DRAFT = "draft", "Draft (awaiting approval)"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    DRAFT = "draft", _("Draft (awaiting approval)")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
 
 
 class MakerCheckerChange(models.Model):
@@ -274,23 +275,23 @@ class ReversalProposal(MakerCheckerChange):
 
 
 class PaytableKind(models.TextChoices):
-    BET = "bet", "Bet paytable"
-    BONUS = "bonus", "BONUS paytable"
+    BET = "bet", _("Bet paytable")
+    BONUS = "bonus", _("BONUS paytable")
 
 
 class PaytableCategory(models.TextChoices):
     """Hand categories a paytable may pay; `royal_flush` is a line of its own (HR-10)."""
 
-    PAIR = "pair", "Pair"
-    TWO_PAIR = "two_pair", "Two pair"
-    THREE_OF_A_KIND = "three_of_a_kind", "Three of a kind"
-    STRAIGHT = "straight", "Straight"
-    FLUSH = "flush", "Flush"
-    FULL_HOUSE = "full_house", "Full house"
-    FOUR_OF_A_KIND = "four_of_a_kind", "Four of a kind"
-    STRAIGHT_FLUSH = "straight_flush", "Straight flush"
-    ROYAL_FLUSH = "royal_flush", "Royal flush"
-    FIVE_OF_A_KIND = "five_of_a_kind", "Five of a kind"
+    PAIR = "pair", _("Pair")
+    TWO_PAIR = "two_pair", _("Two pair")
+    THREE_OF_A_KIND = "three_of_a_kind", _("Three of a kind")
+    STRAIGHT = "straight", _("Straight")
+    FLUSH = "flush", _("Flush")
+    FULL_HOUSE = "full_house", _("Full house")
+    FOUR_OF_A_KIND = "four_of_a_kind", _("Four of a kind")
+    STRAIGHT_FLUSH = "straight_flush", _("Straight flush")
+    ROYAL_FLUSH = "royal_flush", _("Royal flush")
+    FIVE_OF_A_KIND = "five_of_a_kind", _("Five of a kind")
 
 
 class Paytable(models.Model):
@@ -392,9 +393,9 @@ class PaytableLine(models.Model):
 
 
 class RtpRunStatus(models.TextChoices):
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class RtpRun(models.Model):
@@ -414,9 +415,9 @@ class RtpRun(models.Model):
     bonus_paytable_version = models.ForeignKey(
         PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    lines = models.JSONField(help_text="The odds simulated, per paytable kind.")
+    lines = models.JSONField(help_text=_("The odds simulated, per paytable kind."))
     strategy_name = models.CharField(max_length=40)
-    strategy = models.JSONField(help_text="The player's strategy as a rule table.")
+    strategy = models.JSONField(help_text=_("The player's strategy as a rule table."))
     rounds = models.PositiveBigIntegerField()
     chunk_rounds = models.PositiveIntegerField()
     seed = models.PositiveBigIntegerField()
@@ -432,7 +433,7 @@ class RtpRun(models.Model):
 
     class Meta:
         ordering = ("-created_at",)
-        verbose_name = "RTP run"
+        verbose_name = _("RTP run")
         constraints = [
             models.CheckConstraint(
                 condition=Q(rounds__gt=0) & Q(chunk_rounds__gt=0), name="rtp_run_has_rounds"
@@ -456,7 +457,9 @@ class RtpChunk(models.Model):
 
     run = models.ForeignKey(RtpRun, on_delete=models.CASCADE, related_name="chunks")
     index = models.PositiveIntegerField()
-    seed = models.CharField(max_length=40, help_text="Derived from the run's seed and the index.")
+    seed = models.CharField(
+        max_length=40, help_text=_("Derived from the run's seed and the index.")
+    )
     rounds = models.PositiveIntegerField()
     tally = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -496,7 +499,7 @@ class RtpObservation(models.Model):
 
     class Meta:
         ordering = ("-observed_at", "table", "kind")
-        verbose_name = "RTP observation"
+        verbose_name = _("RTP observation")
 
     def __str__(self) -> str:
         return f"{self.paytable_version} at table {self.table_id}: {self.actual_rtp}%"

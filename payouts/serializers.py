@@ -54,7 +54,9 @@ class AmountField(serializers.DecimalField):
     """
 
     default_error_messages = {
-        "format": 'Send amounts as a string such as "12.30": digits, at most two decimal places.',
+        "format": _(
+            'Send amounts as a string such as "12.30": digits, at most two decimal places.'
+        ),
         "max_value": _("The ledger holds amounts up to {max_value}."),
     }
 

@@ -62,8 +62,11 @@ class InsufficientFunds(LedgerError):
     def __init__(self, account: Account, shortfall: Decimal) -> None:
         self.account = account
         super().__init__(
-            f"Insufficient funds in {account}: {shortfall} {account.currency} short "
-            "(no wagering without funds; no balance may go negative).",
+            _(
+                "Insufficient funds in %(account)s: %(shortfall)s %(currency)s short "
+                "(no wagering without funds; no balance may go negative)."
+            )
+            % {"account": account, "shortfall": shortfall, "currency": account.currency},
             code="insufficient_funds",
         )
 
@@ -106,11 +109,14 @@ def money(value: Decimal | str | int) -> Decimal:
     try:
         amount = Decimal(value)
     except ArithmeticError as exc:
-        raise LedgerError(f"{value!r} is not an amount.") from exc
+        raise LedgerError(_("%(value)r is not an amount.") % {"value": value}) from exc
     if amount.is_finite() and abs(amount) > ENTRY_LIMIT:
         raise _beyond_the_ledger(amount)
     if not amount.is_finite() or amount != amount.quantize(CENT) or amount <= 0:
-        raise LedgerError(f"{value} must be a positive amount with at most two decimal places.")
+        raise LedgerError(
+            _("%(value)s must be a positive amount with at most two decimal places.")
+            % {"value": value}
+        )
     return amount.quantize(CENT)
 
 
@@ -209,17 +215,23 @@ class Transfer:
 
     def check(self) -> None:
         if len(self.postings) < 2:
-            raise LedgerError("A ledger transaction needs at least two entries.")
+            raise LedgerError(_("A ledger transaction needs at least two entries."))
         totals: dict[str, Decimal] = defaultdict(Decimal)
         for posting in self.postings:
             if abs(posting.amount) > ENTRY_LIMIT:  # first: too many digits to round to cents
                 raise _beyond_the_ledger(posting.amount)
             if posting.amount == 0 or posting.amount != posting.amount.quantize(CENT):
-                raise LedgerError(f"Entry amount {posting.amount} must be non-zero whole cents.")
+                raise LedgerError(
+                    _("Entry amount %(amount)s must be non-zero whole cents.")
+                    % {"amount": posting.amount}
+                )
             totals[posting.account.currency] += posting.amount
         unbalanced = {currency: total for currency, total in totals.items() if total}
         if unbalanced:
-            raise LedgerError(f"Entries do not sum to zero per currency: {unbalanced}.")
+            raise LedgerError(
+                _("Entries do not sum to zero per currency: %(unbalanced)s.")
+                % {"unbalanced": unbalanced}
+            )
 
 
 def post_transaction(**transfer: Any) -> LedgerTransaction:
@@ -261,7 +273,10 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
                 posting.account.owner_id,
             ):
                 _GAME_ACCOUNTS.clear()
-                raise LedgerError(f"Account {posting.account.pk} is not the account posted to.")
+                raise LedgerError(
+                    _("Account %(account)s is not the account posted to.")
+                    % {"account": posting.account.pk}
+                )
         posted_ids = rows[0][-1] if rows else []
         posted = (
             {t.reference: t for t in LedgerTransaction.objects.filter(pk__in=posted_ids)}
@@ -468,8 +483,11 @@ def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -
     entries = _reversible_entries(original)
     if original.kind == TransactionKind.HOUSE_FUNDING:
         raise LedgerError(
-            f"Transaction #{original.pk} moves house money: its reversal is proposed by one "
-            "staff member and approved by another (separation of duties).",
+            _(
+                "Transaction #%(transaction)s moves house money: its reversal is proposed by "
+                "one staff member and approved by another (separation of duties)."
+            )
+            % {"transaction": original.pk},
             field="transaction",
             code="house_money_needs_second_person",
         )
@@ -477,9 +495,12 @@ def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -
         e.account.kind not in _CAGE_ACCOUNTS for e in entries
     ):
         raise LedgerError(
-            f"Transaction #{original.pk} is game money ({original.get_kind_display()}): it is "
-            "never reversed; void the round in play, or propose a settlement correction for a "
-            "second staff member to approve.",
+            _(
+                "Transaction #%(transaction)s is game money (%(kind)s): it is never reversed; "
+                "void the round in play, or propose a settlement correction for a second staff "
+                "member to approve."
+            )
+            % {"transaction": original.pk, "kind": original.get_kind_display()},
             field="transaction",
             code="game_money_not_reversible",
         )
@@ -489,13 +510,13 @@ def reverse_transaction(original: LedgerTransaction, *, reason: str, by: User) -
 def _reversible_entries(original: LedgerTransaction) -> list[LedgerEntry]:
     if original.kind == TransactionKind.REVERSAL:
         raise LedgerError(
-            "A reversal is not reversed; post a new transaction instead.",
+            _("A reversal is not reversed; post a new transaction instead."),
             field="transaction",
             code="reversal_not_reversible",
         )
     if LedgerTransaction.objects.filter(reverses=original).exists():
         raise LedgerError(
-            f"Transaction #{original.pk} is already reversed.",
+            _("Transaction #%(transaction)s is already reversed.") % {"transaction": original.pk},
             field="transaction",
             code="already_reversed",
         )
@@ -523,8 +544,11 @@ def propose_house_reversal(
         e.account.kind not in (AccountKind.CAGE, AccountKind.HOUSE_BANKROLL) for e in entries
     ):
         raise LedgerError(
-            f"Transaction #{original.pk} is not house funding: only house funding is reversed "
-            "by a proposal.",
+            _(
+                "Transaction #%(transaction)s is not house funding: only house funding is "
+                "reversed by a proposal."
+            )
+            % {"transaction": original.pk},
             field="transaction",
             code="not_house_funding",
         )
@@ -533,7 +557,8 @@ def propose_house_reversal(
         LedgerTransaction.objects.select_for_update().get(pk=original.pk)
         if original.reversal_proposals.filter(status=ChangeStatus.DRAFT).exists():
             raise LedgerError(
-                f"A reversal of transaction #{original.pk} already awaits approval.",
+                _("A reversal of transaction #%(transaction)s already awaits approval.")
+                % {"transaction": original.pk},
                 field="transaction",
                 code="reversal_already_proposed",
             )
@@ -565,7 +590,9 @@ def approve_house_reversal(proposal: ReversalProposal, *, by: User) -> ReversalP
 def _required_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise LedgerError("A reason is required for every manual money movement.", field="reason")
+        raise LedgerError(
+            _("A reason is required for every manual money movement."), field="reason"
+        )
     return reason
 
 
@@ -579,23 +606,31 @@ def check_approver(change: MakerCheckerChange, by: User) -> dict[str, str]:
     (admin forms and inlines, staff pages, services, raw SQL): no path can leave a change out.
     """
     if change.status != ChangeStatus.DRAFT:
-        return {"status": f"Only a draft can be approved; this one is {change.status}."}
+        return {
+            "status": _("Only a draft can be approved; this one is %(status)s.")
+            % {"status": change.get_status_display()}
+        }
     if change.proposed_by_id == by.pk:
         return {
-            "approved_by": "The staff member who proposed a change cannot approve it "
-            "(separation of duties)."
+            "approved_by": _(
+                "The staff member who proposed a change cannot approve it (separation of duties)."
+            )
         }
     editors, unattributed = draft_editors(change)
     if by.pk in editors:
         return {
-            "approved_by": "You changed this draft after it was proposed: whoever changes a "
-            "draft cannot approve it (separation of duties)."
+            "approved_by": _(
+                "You changed this draft after it was proposed: whoever changes a "
+                "draft cannot approve it (separation of duties)."
+            )
         }
     if unattributed:
         return {
-            "approved_by": "This draft was changed by someone the history does not name, so "
-            "nobody can be shown to be a second person; propose a new version "
-            "(separation of duties)."
+            "approved_by": _(
+                "This draft was changed by someone the history does not name, so "
+                "nobody can be shown to be a second person; propose a new version "
+                "(separation of duties)."
+            )
         }
     return {}
 

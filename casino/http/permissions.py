@@ -6,6 +6,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -17,7 +19,7 @@ def HasModelPermission(perm: str) -> type[BasePermission]:
     """A permission class admitting users who hold `perm` (e.g. "payouts.view_account")."""
 
     class _HasPermission(BasePermission):
-        message = f"This needs the {perm} permission."
+        message = format_lazy(_("This needs the {perm} permission."), perm=perm)
 
         def has_permission(self, request: Request, view: Any) -> bool:
             return bool(request.user and request.user.has_perm(perm))
@@ -34,14 +36,14 @@ def _plays_at_tables(request: Request) -> bool:
 
 
 class _PlaysAtTables(BasePermission):
-    message = "Only players play at the tables: staff and auditors stake no money."
+    message = _("Only players play at the tables: staff and auditors stake no money.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or _plays_at_tables(request)
 
 
 class _HasSeedPair(BasePermission):
-    message = "Only players have seed pairs: staff and auditors play no rounds."
+    message = _("Only players have seed pairs: staff and auditors play no rounds.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return _plays_at_tables(request)

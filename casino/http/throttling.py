@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import ngettext
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
@@ -86,7 +87,12 @@ class LoginFormThrottleMiddleware:
         cache.add(key, 0, timeout=window)
         if cache.incr(key) > settings.LOGIN_FORM_MAX_FAILURES:
             return HttpResponse(
-                f"Too many failed sign-ins. Try again in {window // 60 or 1} minutes.",
+                ngettext(
+                    "Too many failed sign-ins. Try again in %(minutes)s minute.",
+                    "Too many failed sign-ins. Try again in %(minutes)s minutes.",
+                    window // 60 or 1,
+                )
+                % {"minutes": window // 60 or 1},
                 status=429,
                 content_type="text/plain",
                 headers={"Retry-After": str(window)},

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.drawmaha.hand import ACTIONS, DRAW_CHOICES, FORCED, Hand, engine_table
 from games.engine import drawmaha
@@ -127,16 +128,24 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
         request takes them first, committed on their own (``overdue_first``)."""
         if action not in ACTIONS:
             raise RoundRefused(
-                f"action must be one of {', '.join(ACTIONS)}.", field="action", rule=RULE
+                _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
+                field="action",
+                rule=RULE,
             )
         if cards and action != DrawChoice.EXCHANGE:
-            raise RoundRefused(f"{action} takes no cards.", field="cards", rule="DM-5")
+            raise RoundRefused(
+                _("%(action)s takes no cards.") % {"action": action}, field="cards", rule="DM-5"
+            )
         with transaction.atomic():
             round_, hand, seat = peer_services.hand_to_act(self, player, table)
             decision: Action | DrawAction
             if action in DRAW_CHOICES:
                 if amount is not None:
-                    raise RoundRefused(f"{action} takes no amount.", field="amount", rule="DM-5")
+                    raise RoundRefused(
+                        _("%(action)s takes no amount.") % {"action": action},
+                        field="amount",
+                        rule="DM-5",
+                    )
                 decision = DrawAction(seat, DrawChoice(action), _parse_cards(cards))
             else:
                 kind = ActionKind(action)
@@ -144,7 +153,9 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
                 if amount is not None:
                     if kind not in WAGERS:
                         raise RoundRefused(
-                            f"{action} takes no amount.", field="amount", rule="DM-9"
+                            _("%(action)s takes no amount.") % {"action": action},
+                            field="amount",
+                            rule="DM-9",
                         )
                     chips = to_cents(amount)
                 decision = Action(seat, kind, chips)
@@ -157,7 +168,7 @@ def _parse_cards(cards: Sequence[str]) -> tuple[Card, ...]:
         return tuple(parse_card(card) for card in cards)
     except ValueError:
         raise RoundRefused(
-            "cards are written rank then suit, such as As or Td.", field="cards", rule="DM-5"
+            _("cards are written rank then suit, such as As or Td."), field="cards", rule="DM-5"
         ) from None
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from django.db import IntegrityError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from casino.db import service_transaction
 from casino.faults import fault_point
@@ -96,14 +97,16 @@ def open_round(
     with service_transaction():
         opening = sql.lock_table(table_id)
         if opening is None:
-            raise RoundRefused(f"There is no table {table_id}.", field="table", rule="JD-1")
+            raise RoundRefused(
+                _("There is no table %(table)s.") % {"table": table_id}, field="table", rule="JD-1"
+            )
         table = opening.table
         check_game(table, game=Game.JOKER_DRAW, rule="JD-1")
         if opening.limits_id is None:
             raise no_limits(table, rule="JD-1")
         if opening.bet_version_id is None or opening.bonus_version_id is None:
             raise RoundRefused(
-                "The table's paytable has no approved version.",
+                _("The table's paytable has no approved version."),
                 field="table",
                 rule="JD-14",
                 status=409,
@@ -146,7 +149,7 @@ def open_round(
             if _constraint(clash) != UNFINISHED_ROUND_CONSTRAINT:
                 raise
             raise RoundRefused(
-                "Finish your round at this table before starting another.",
+                _("Finish your round at this table before starting another."),
                 field="table",
                 rule="JD-4",
                 status=409,
@@ -206,11 +209,11 @@ def act(
     with service_transaction():
         locked = sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
         if locked is None:  # another player's round is as good as no round at all
-            raise RoundRefused("No such round.", field="round", rule="JD-4", status=404)
+            raise RoundRefused(_("No such round."), field="round", rule="JD-4", status=404)
         round_, timeout_seconds = locked
         round_.player = player
         if round_.status != RoundStatus.DECIDING:
-            raise RoundRefused("The round is over.", field="action", rule="JD-8", status=409)
+            raise RoundRefused(_("The round is over."), field="action", rule="JD-8", status=409)
         now = timezone.now()
         if round_.decision_deadline is not None and round_.decision_deadline <= now:
             raise RoundRefused(
@@ -253,37 +256,47 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
     ante_step = cast(Decimal, limits.ante_step)
     bonus_min, bonus_max = cast(Decimal, limits.bonus_min), cast(Decimal, limits.bonus_max)
     if not boxes:
-        raise RoundRefused("Play at least one box.", field="boxes", rule="JD-15")
+        raise RoundRefused(_("Play at least one box."), field="boxes", rule="JD-15")
     allowed = limits.boxes_per_round or 1
     if len(boxes) > allowed:
         raise RoundRefused(
-            f"This table allows {allowed} box{'es' if allowed > 1 else ''} per round.",
+            ngettext(
+                "This table allows %(allowed)s box per round.",
+                "This table allows %(allowed)s boxes per round.",
+                allowed,
+            )
+            % {"allowed": allowed},
             field="boxes",
             rule="JD-15",
         )
     numbers = [b.box for b in boxes]
     if sorted(numbers) != list(range(1, len(boxes) + 1)):
         raise RoundRefused(
-            f"Boxes are numbered 1 to {len(boxes)}, each once.", field="boxes", rule="JD-3"
+            _("Boxes are numbered 1 to %(boxes)s, each once.") % {"boxes": len(boxes)},
+            field="boxes",
+            rule="JD-3",
         )
     stakes = []
     for request in sorted(boxes, key=lambda b: b.box):
         where = f"boxes[{request.box}]"
         if not min_ante <= request.ante <= max_ante:
             raise RoundRefused(
-                f"The ante must be from {min_ante} to {max_ante}.",
+                _("The ante must be from %(low)s to %(high)s.")
+                % {"low": min_ante, "high": max_ante},
                 field=f"{where}.ante",
                 rule="JD-2",
             )
         if request.ante % ante_step:
             raise RoundRefused(
-                f"The ante {request.ante} is not a whole multiple of the ante step {ante_step}.",
+                _("The ante %(ante)s is not a whole multiple of the ante step %(step)s.")
+                % {"ante": request.ante, "step": ante_step},
                 field=f"{where}.ante",
                 rule="JD-2",
             )
         if request.bonus is not None and not bonus_min <= request.bonus <= bonus_max:
             raise RoundRefused(
-                f"The BONUS must be from {bonus_min} to {bonus_max}.",
+                _("The BONUS must be from %(low)s to %(high)s.")
+                % {"low": bonus_min, "high": bonus_max},
                 field=f"{where}.bonus",
                 rule="JD-13",
             )
@@ -325,11 +338,13 @@ def _constraint(clash: IntegrityError) -> str | None:
 def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Action:
     if action not in ACTIONS:
         raise RoundRefused(
-            f"action must be one of {', '.join(ACTIONS)}.", field="action", rule="JD-5"
+            _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
+            field="action",
+            rule="JD-5",
         )
     if action != "exchange":
         if cards:
-            raise RoundRefused("Only an exchange names cards.", field="cards", rule="JD-5")
+            raise RoundRefused(_("Only an exchange names cards."), field="cards", rule="JD-5")
         return Fold(box) if action == "fold" else Bet(box)
     try:
         parsed: tuple[Card, ...] = tuple(parse_card(text) for text in cards)

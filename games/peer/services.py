@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cas
 from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine.betting import WAGERS
 from games.engine.common import Event, OutOfTurn, RuleViolation
@@ -116,21 +117,33 @@ class PeerGame(ABC, Generic[State, Decision]):
         limits = limits_in_force(table, game=self.game, rule=rule)
         seats = cast(int, limits.seats)
         if not 1 <= seat <= seats:
-            raise RoundRefused(f"Seats are numbered 1 to {seats}.", field="seat", rule=rule)
+            raise RoundRefused(
+                _("Seats are numbered 1 to %(seats)s.") % {"seats": seats}, field="seat", rule=rule
+            )
         low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
         if not low <= buy_in <= high:
             raise RoundRefused(
-                f"The buy-in must be from {low} to {high}.", field="buy_in", rule=rule
+                _("The buy-in must be from %(low)s to %(high)s.") % {"low": low, "high": high},
+                field="buy_in",
+                rule=rule,
             )
         with transaction.atomic():
             table = locked_table(table.pk, rule=rule, open_only=True)
             taken = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
             if taken.filter(player=player).exists():
                 raise RoundRefused(
-                    "You already have a seat at this table.", field="seat", rule=rule, status=409
+                    _("You already have a seat at this table."),
+                    field="seat",
+                    rule=rule,
+                    status=409,
                 )
             if taken.filter(number=seat).exists():
-                raise RoundRefused(f"Seat {seat} is taken.", field="seat", rule=rule, status=409)
+                raise RoundRefused(
+                    _("Seat %(seat)s is taken.") % {"seat": seat},
+                    field="seat",
+                    rule=rule,
+                    status=409,
+                )
             seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
             # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
             seeds.table_pair(table)
@@ -349,7 +362,9 @@ def own_seat(player: User, table: Table, *, rule: str) -> Seat:
         .first()
     )
     if seating is None:
-        raise RoundRefused("You have no seat at this table.", field="table", rule=rule, status=409)
+        raise RoundRefused(
+            _("You have no seat at this table."), field="table", rule=rule, status=409
+        )
     return seating
 
 
@@ -404,11 +419,11 @@ def hand_to_act(
     round_ = running_hand(table)
     if round_ is None:
         raise RoundRefused(
-            "No hand is being played.", field="action", rule=peer.deal_rule, status=409
+            _("No hand is being played."), field="action", rule=peer.deal_rule, status=409
         )
     hand = peer.load_hand(round_.engine_state)
     if seating.pk not in hand.seat_ids:
-        raise RoundRefused("You are not in this hand.", field="action", rule=peer.deal_rule)
+        raise RoundRefused(_("You are not in this hand."), field="action", rule=peer.deal_rule)
     return round_, hand, hand.seat_ids.index(seating.pk)
 
 
@@ -549,8 +564,12 @@ def refusal(violation: RuleViolation, seats: Sequence[int]) -> RoundRefused:
     engine's seats to the table's)."""
     if isinstance(violation, OutOfTurn):
         return RoundRefused(
-            f"seat {seats[violation.to_act]} {violation.verb} now, "
-            f"not seat {seats[violation.acting]}",
+            (
+                _("seat %(to_act)s decides now, not seat %(acting)s")
+                if violation.verb == "decides"
+                else _("seat %(to_act)s acts now, not seat %(acting)s")
+            )
+            % {"to_act": seats[violation.to_act], "acting": seats[violation.acting]},
             field=violation.field,
             rule=violation.rule,
         )

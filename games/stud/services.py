@@ -125,7 +125,9 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
         the request takes them first, committed on their own (``overdue_first``)."""
         if action not in ACTIONS:
             raise RoundRefused(
-                f"action must be one of {', '.join(ACTIONS)}.", field="action", rule="ST-1"
+                _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
+                field="action",
+                rule="ST-1",
             )
         with transaction.atomic():
             round_, hand, seat = peer_services.hand_to_act(self, player, table)
@@ -133,7 +135,11 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
             chips = None
             if amount is not None:
                 if kind not in WAGERS:
-                    raise RoundRefused(f"{action} takes no amount.", field="amount", rule="ST-1")
+                    raise RoundRefused(
+                        _("%(action)s takes no amount.") % {"action": action},
+                        field="amount",
+                        rule="ST-1",
+                    )
                 chips = to_cents(amount)
             peer_services.play(self, round_, hand, Action(seat, kind, chips), actor=player)
         return round_

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino.http.permissions import acting_user
@@ -43,7 +44,9 @@ class TableLimitsInline(ReadOnlyInline):
 
 class TableForm(forms.ModelForm):
     reason = forms.CharField(
-        max_length=500, help_text="Why the table is created (kept in its history)."
+        max_length=500,
+        label=_("Reason"),
+        help_text=_("Why the table is created (kept in its history)."),
     )
 
     class Meta:
@@ -72,10 +75,10 @@ class TableAdmin(admin.ModelAdmin):
             else ("name", "game", "currency", "reason")
         )
 
-    @admin.display(description="limits in force")
+    @admin.display(description=_("limits in force"))
     def limits_in_force(self, table: Table) -> str:
         limits = table.active_limits()
-        return f"v{limits.number}" if limits else "none approved yet"
+        return f"v{limits.number}" if limits else gettext("none approved yet")
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         created = services.create_table(
@@ -99,13 +102,18 @@ class TableAdmin(admin.ModelAdmin):
             except ChangeRefused as refused:
                 self.message_user(request, f"{table}: {refused}", messages.ERROR)
             else:
-                self.message_user(request, f"{table} is {status}.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("%(table)s is now %(status)s.")
+                    % {"table": table, "status": TableStatus(status).label},
+                    messages.SUCCESS,
+                )
 
-    @admin.action(description="Open the selected tables", permissions=["open_close"])
+    @admin.action(description=_("Open the selected tables"), permissions=["open_close"])
     def open_tables(self, request: HttpRequest, tables: QuerySet[Table]) -> None:
         self._set_status(request, tables, TableStatus.OPEN)
 
-    @admin.action(description="Close the selected tables", permissions=["open_close"])
+    @admin.action(description=_("Close the selected tables"), permissions=["open_close"])
     def close_tables(self, request: HttpRequest, tables: QuerySet[Table]) -> None:
         self._set_status(request, tables, TableStatus.CLOSED)
 
@@ -129,7 +137,7 @@ class TableLimitsForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if "reason" in self.fields:  # a version's page is read-only: no fields then
-            self.fields["reason"].help_text = "Why the limits change (kept in the history)."
+            self.fields["reason"].help_text = _("Why the limits change (kept in the history).")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -191,7 +199,7 @@ class TableLimitsAdmin(admin.ModelAdmin):
         )
         obj.pk = created.pk
 
-    @admin.action(description="Approve the selected drafts", permissions=["approve"])
+    @admin.action(description=_("Approve the selected drafts"), permissions=["approve"])
     def approve(self, request: HttpRequest, drafts: QuerySet[TableLimits]) -> None:
         for limits in drafts:
             try:
@@ -199,7 +207,9 @@ class TableLimitsAdmin(admin.ModelAdmin):
             except ChangeRefused as refused:
                 self.message_user(request, f"{limits}: {refused}", messages.ERROR)
             else:
-                self.message_user(request, f"{limits} approved.", messages.SUCCESS)
+                self.message_user(
+                    request, gettext("%(limits)s approved.") % {"limits": limits}, messages.SUCCESS
+                )
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.approve_tablelimits")
@@ -294,7 +304,7 @@ class SettlementCorrectionAdmin(ReadOnlyAdmin):
     )  # fmt: skip
     actions = ("approve",)
 
-    @admin.action(description="Approve the selected corrections", permissions=["approve"])
+    @admin.action(description=_("Approve the selected corrections"), permissions=["approve"])
     def approve(self, request: HttpRequest, drafts: QuerySet[SettlementCorrection]) -> None:
         for correction in drafts:
             try:
@@ -302,7 +312,11 @@ class SettlementCorrectionAdmin(ReadOnlyAdmin):
             except ChangeRefused as refused:
                 self.message_user(request, f"{correction}: {refused}", messages.ERROR)
             else:
-                self.message_user(request, f"{correction}: posted.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("%(correction)s: posted.") % {"correction": correction},
+                    messages.SUCCESS,
+                )
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.approve_settlementcorrection")

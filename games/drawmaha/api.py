@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,7 +39,7 @@ def _hand_json(hand: Round, viewer: Any) -> dict[str, Any]:
 DRAWMAHA_API = peer_api.PeerApi(
     service=DRAWMAHA,
     act=DRAWMAHA.act,
-    name="Drawmaha",
+    name=gettext_lazy("Drawmaha"),
     slug="drawmaha",
     join_serializer=DrawmahaJoinSerializer,
     action_serializer=DrawmahaActionSerializer,

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from decimal import Decimal as D
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.peer.limits import PEER_FIELDS, money_problems, seat_problems
 
 LIMIT_FIELDS = ("small_blind", "big_blind", "draw_limit", *PEER_FIELDS)
@@ -26,5 +28,5 @@ DEFAULT_LIMITS: dict[str, Any] = {
 def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
     errors = seat_problems(v, seats=(2, 7), rule="DM-1")
     if v["big_blind"] < v["small_blind"]:
-        errors["big_blind"] = "The big blind must not be below the small blind (DM-1)."
+        errors["big_blind"] = _("The big blind must not be below the small blind (DM-1).")
     return errors | money_problems(v, rake_rule="DM-12", smallest_stake=v["big_blind"])

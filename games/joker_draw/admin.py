@@ -17,6 +17,8 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
@@ -51,10 +53,10 @@ class PaytableAdmin(admin.ModelAdmin):
     ) -> tuple[str, ...]:
         return ("name", "kind") if obj else ()
 
-    @admin.display(description="version in force")
+    @admin.display(description=gettext_lazy("version in force"))
     def version_in_force(self, paytable: Paytable) -> str:
         version = paytable.active_version()
-        return f"v{version.number}" if version else "none approved yet"
+        return f"v{version.number}" if version else _("none approved yet")
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -102,19 +104,19 @@ class PaytableVersionAdmin(admin.ModelAdmin):
             "latest_rtp",
         )
 
-    @admin.display(description="RTP (latest run)")
+    @admin.display(description=gettext_lazy("RTP (latest run)"))
     def latest_rtp(self, version: PaytableVersion) -> str:
         finished = version.rtp_runs.filter(status=RtpRunStatus.DONE).first()
         running = version.rtp_runs.filter(status=RtpRunStatus.RUNNING).first()
         failed = version.rtp_runs.filter(status=RtpRunStatus.FAILED).first()
         parts: list[str] = []
         if failed is not None and (finished is None or failed.created_at > finished.created_at):
-            error = (failed.result or {}).get("error", "no error recorded")
-            parts.append(format_html("run {} failed: {}<br>", failed.pk, error))
+            error = (failed.result or {}).get("error", _("no error recorded"))
+            parts.append(format_html(_("run {} failed: {}<br>"), failed.pk, error))
         if running is not None:
             parts.append(
                 format_html(
-                    "run {} {}: {} of {} chunks<br>",
+                    _("run {} {}: {} of {} chunks<br>"),
                     running.pk,
                     running.get_status_display(),
                     rtp_lab.chunks_done(running),
@@ -122,12 +124,14 @@ class PaytableVersionAdmin(admin.ModelAdmin):
                 )
             )
         if finished is None:
-            parts.append("not computed yet: approval needs a finished RTP run (JD-14)")
+            parts.append(_("not computed yet: approval needs a finished RTP run (JD-14)"))
         else:
             parts.append(
                 format_html(
-                    '{}<br>run {}: {} strategy, {} rounds, seed {}<br><img src="{}" '
-                    'alt="RTP chart of run {}" width="700">',
+                    _(
+                        '{}<br>run {}: {} strategy, {} rounds, seed {}<br><img src="{}" '
+                        'alt="RTP chart of run {}" width="700">'
+                    ),
                     rtp_lab.describe(finished),
                     finished.pk,
                     finished.strategy_name,
@@ -164,7 +168,8 @@ class PaytableVersionAdmin(admin.ModelAdmin):
         else:
             self.message_user(
                 request,
-                f"RTP run {run.pk} started: {run.rounds:,} rounds on the workers.",
+                _("RTP run %(run)s started: %(rounds)s rounds on the workers.")
+                % {"run": run.pk, "rounds": f"{run.rounds:,}"},
                 messages.SUCCESS,
             )
         return HttpResponseRedirect(reverse("admin:payouts_paytableversion_change", args=[pk]))
@@ -188,7 +193,7 @@ class PaytableVersionAdmin(admin.ModelAdmin):
             obj.proposed_by = acting_user(request)
             obj.save()
 
-    @admin.action(description="Approve the selected drafts", permissions=["approve"])
+    @admin.action(description=gettext_lazy("Approve the selected drafts"), permissions=["approve"])
     def approve(self, request: HttpRequest, drafts: QuerySet[PaytableVersion]) -> None:
         for version in drafts:
             try:
@@ -196,7 +201,9 @@ class PaytableVersionAdmin(admin.ModelAdmin):
             except ChangeRefused as refused:
                 self.message_user(request, f"{version}: {refused}", messages.ERROR)
             else:
-                self.message_user(request, f"{version} approved.", messages.SUCCESS)
+                self.message_user(
+                    request, _("%(version)s approved.") % {"version": version}, messages.SUCCESS
+                )
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("payouts.approve_paytableversion")
@@ -244,7 +251,7 @@ class RtpRunAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         run = RtpRun.objects.select_related("paytable_version__paytable").filter(pk=pk).first()
         if run is None or run.status != RtpRunStatus.DONE:
-            raise Http404("no finished RTP run with this id")
+            raise Http404(_("no finished RTP run with this id"))
         return HttpResponse(rtp_lab.rtp_chart_png(run), content_type="image/png")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
@@ -32,7 +33,7 @@ class JokerDrawRounds(APIView):
     def get(self, request: Request) -> Response:
         table = request.query_params.get("table")
         if table is not None and not table.isdigit():
-            raise ValidationError({"table": ["table must be a table id."]})
+            raise ValidationError({"table": [_("table must be a table id.")]})
         rounds = selectors.rounds_for(
             request.user, game=Game.JOKER_DRAW, table=int(table) if table else None
         )
@@ -68,7 +69,7 @@ class JokerDrawRound(APIView):
     def get(self, request: Request, pk: int) -> Response:
         round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
         if round_ is None:
-            raise NotFound("No such round.")
+            raise NotFound(_("No such round."))
         return Response(round_json(round_, request.user))
 
 

@@ -17,6 +17,7 @@ import pghistory
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Game, Round, RoundStatus, SettlementCorrection
 from payouts.models import CENT, ChangeStatus, TransactionKind
@@ -38,23 +39,28 @@ def propose_correction(
     errors: dict[str, str] = {}
     reason = (reason or "").strip()
     if not reason:
-        errors["reason"] = "Say why the settlement is corrected (kept with the round)."
+        errors["reason"] = _("Say why the settlement is corrected (kept with the round).")
     if round_.table.game != Game.JOKER_DRAW or round_.status != RoundStatus.SETTLED:
-        errors["round"] = (
-            f"{round_} is not a settled joker draw round: only a settled banked round's payout "
+        errors["round"] = _(
+            "%(round)s is not a settled joker draw round: only a settled banked round's payout "
             "is corrected; a round in play is voided."
-        )
+        ) % {"round": round_}
     else:
         boxes = set(round_.box_settlements.values_list("box", flat=True))
         if not amounts:
-            errors["amounts"] = "Name at least one box and what its player gets or gives back."
+            errors["amounts"] = _("Name at least one box and what its player gets or gives back.")
         for box, amount in amounts.items():
             if box not in boxes:
-                errors[f"amounts.{box}"] = f"{round_} has no settled box {box}."
+                errors[f"amounts.{box}"] = _("%(round)s has no settled box %(box)s.") % {
+                    "round": round_,
+                    "box": box,
+                }
             elif not amount.is_finite() or amount != amount.quantize(CENT) or amount == 0:
-                errors[f"amounts.{box}"] = f"{amount} must be a non-zero amount in whole cents."
+                errors[f"amounts.{box}"] = _(
+                    "%(amount)s must be a non-zero amount in whole cents."
+                ) % {"amount": amount}
         if not errors and sum(amounts.values(), Decimal(0)) == 0:
-            errors["amounts"] = "The correction moves no money: the boxes' amounts cancel out."
+            errors["amounts"] = _("The correction moves no money: the boxes' amounts cancel out.")
     if errors:
         raise ChangeRefused(errors)
     with pghistory.context(user=by.pk, reason=reason), transaction.atomic():
@@ -64,10 +70,11 @@ def propose_correction(
         if round_.corrections.filter(status=ChangeStatus.DRAFT).exists():
             raise ChangeRefused(
                 {
-                    "round": (
-                        f"A correction of {round_} is already waiting for approval: have it "
+                    "round": _(
+                        "A correction of %(round)s is already waiting for approval: have it "
                         "approved or rejected before proposing another."
                     )
+                    % {"round": round_}
                 }
             )
         return SettlementCorrection.objects.create(

@@ -8,11 +8,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
 
+from django.utils.translation import gettext as _
+
 from games.engine.joker_draw import Stake, top_payout
 from games.joker_draw.rtp_lab import band_problem
 from games.models import TableLimits
 from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
-from payouts.models import CENT, PaytableKind, PaytableVersion
+from payouts.models import CENT, PaytableCategory, PaytableKind, PaytableVersion
 
 D = Decimal
 LIMIT_FIELDS = (
@@ -55,10 +57,14 @@ def unpayable_stake(stakes: Iterable[Decimal], odds: Mapping[str, Fraction]) -> 
         cents = Fraction(stake / CENT)
         for category, ratio in odds.items():
             if (cents * ratio).denominator != 1:
-                return (
-                    f"a stake of {stake} on the {category} line at "
-                    f"{ratio.numerator}:{ratio.denominator} would pay a fraction of a cent"
-                )
+                return _(
+                    "a stake of %(stake)s on the %(category)s line at %(odds)s would pay a "
+                    "fraction of a cent"
+                ) % {
+                    "stake": stake,
+                    "category": PaytableCategory(category).label,
+                    "odds": f"{ratio.numerator}:{ratio.denominator}",
+                }
     return None
 
 
@@ -75,33 +81,35 @@ def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
     step = v["ante_step"]
     if (step / CENT) % 3 != 0:
-        errors["ante_step"] = (
-            f"The ante step {step} must be a multiple of 0.03, so that the 2:3 no-game payout "
+        errors["ante_step"] = _(
+            "The ante step %(step)s must be a multiple of 0.03, so that the 2:3 no-game payout "
             "on every legal ante is a whole cent (JD-2, JD-11)."
-        )
+        ) % {"step": step}
         return errors
     for name in ("min_ante", "max_ante"):
         if not multiple(v[name], step):
-            errors[name] = f"{v[name]} is not a whole multiple of the ante step {step} (JD-2)."
+            errors[name] = _(
+                "%(ante)s is not a whole multiple of the ante step %(step)s (JD-2)."
+            ) % {"ante": v[name], "step": step}
     if v["max_ante"] < v["min_ante"]:
-        errors["max_ante"] = "max_ante must not be below min_ante (JD-2)."
+        errors["max_ante"] = _("max_ante must not be below min_ante (JD-2).")
     if v["bonus_max"] < v["bonus_min"]:
-        errors["bonus_max"] = "bonus_max must not be below bonus_min (JD-13)."
+        errors["bonus_max"] = _("bonus_max must not be below bonus_min (JD-13).")
     if not 1 <= v["boxes_per_round"] <= MAX_BOXES:
-        errors["boxes_per_round"] = (
-            f"boxes_per_round must be 1 to {MAX_BOXES}: more boxes could run the "
-            "53-card deck out of cards (JD-16)."
-        )
+        errors["boxes_per_round"] = _(
+            "boxes_per_round must be 1 to %(most)s: more boxes could run the 53-card deck out of "
+            "cards (JD-16)."
+        ) % {"most": MAX_BOXES}
     for kind in PaytableKind:
         if not v[f"{kind}_rtp_min_percent"] < v[f"{kind}_rtp_max_percent"] <= 100:
-            errors[f"{kind}_rtp_max_percent"] = (
-                f"The {kind} RTP band needs {kind}_rtp_min_percent below "
-                f"{kind}_rtp_max_percent, at most 100 (JD-14)."
-            )
+            errors[f"{kind}_rtp_max_percent"] = _(
+                "The %(kind)s RTP band needs %(kind)s_rtp_min_percent below "
+                "%(kind)s_rtp_max_percent, at most 100 (JD-14)."
+            ) % {"kind": kind}
     if v["decision_timeout_seconds"] < MIN_TIMEOUT_SECONDS:
-        errors["decision_timeout_seconds"] = (
-            f"decision_timeout_seconds must be at least {MIN_TIMEOUT_SECONDS}."
-        )
+        errors["decision_timeout_seconds"] = _(
+            "decision_timeout_seconds must be at least %(seconds)s."
+        ) % {"seconds": MIN_TIMEOUT_SECONDS}
     if errors:
         return errors
     for name, kind, stakes in (
@@ -110,17 +118,22 @@ def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
     ):
         paytable = v[name]
         if paytable.kind != kind:
-            errors[name] = f"{paytable} is not a {PaytableKind(kind).label} (JD-14)."
+            errors[name] = _("%(paytable)s is not a %(kind)s (JD-14).") % {
+                "paytable": paytable,
+                "kind": PaytableKind(kind).label,
+            }
             continue
         version: PaytableVersion | None = paytable.active_version()
         if version is None:
-            errors[name] = f"{paytable} has no approved version yet (JD-14)."
+            errors[name] = _("%(paytable)s has no approved version yet (JD-14).") % {
+                "paytable": paytable
+            }
             continue
         problem = unpayable_stake(stakes, version.odds())
         if problem:
-            errors[name] = f"With these limits {problem} (JD-2)."
+            errors[name] = _("With these limits %(problem)s (JD-2).") % {"problem": problem}
             continue
-        band = ("this table", v[f"{kind}_rtp_min_percent"], v[f"{kind}_rtp_max_percent"])
+        band = (_("this table"), v[f"{kind}_rtp_min_percent"], v[f"{kind}_rtp_max_percent"])
         refused = band_problem(version, [band])
         if refused:
             errors[name] = refused["rtp"]

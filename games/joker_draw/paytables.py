@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pghistory
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.joker_draw.limits import LIMIT_FIELDS, bet_stakes, bonus_stakes, unpayable_stake
 from games.joker_draw.rtp_lab import band_problem, house_band
@@ -35,14 +36,16 @@ def propose_paytable_version(
 ) -> PaytableVersion:
     errors: dict[str, str] = {}
     if not lines:
-        errors["lines"] = "A paytable version needs at least one line (JD-14)."
+        errors["lines"] = _("A paytable version needs at least one line (JD-14).")
     for category, odds in lines.items():
         if category not in PaytableCategory.values:
-            errors[f"lines.{category}"] = f"{category!r} is not a hand category (JD-14)."
+            errors[f"lines.{category}"] = _("%(category)r is not a hand category (JD-14).") % {
+                "category": category
+            }
         elif odds <= 0:
-            errors[f"lines.{category}"] = "Odds must be above zero (JD-14)."
+            errors[f"lines.{category}"] = _("Odds must be above zero (JD-14).")
     if not (reason or "").strip():
-        errors["reason"] = "Say why the paytable changes."
+        errors["reason"] = _("Say why the paytable changes.")
     if errors:
         raise ChangeRefused(errors)
     with pghistory.context(user=getattr(by, "pk", None), reason=reason), transaction.atomic():
@@ -87,7 +90,7 @@ def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:
     or in the house band when none does yet (JD-14)."""
     kind = version.paytable.kind
     bands = [
-        (f"table {limits.table}", low, high)
+        (_("table %(table)s") % {"table": limits.table}, low, high)
         for limits in TableLimits.objects.filter(
             status=ChangeStatus.APPROVED, **{f"{kind}_paytable": version.paytable}
         ).select_related("table")
@@ -111,5 +114,8 @@ def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:
         values = {name: getattr(limits, name) for name in LIMIT_FIELDS}
         problem = unpayable_stake(stakes_of(values), odds)
         if problem:
-            return {"lines": f"At table {limits.table}, {problem} (JD-2)."}
+            return {
+                "lines": _("At table %(table)s, %(problem)s (JD-2).")
+                % {"table": limits.table, "problem": problem}
+            }
     return {}

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import joker_draw_rtp as lab
 from games.engine.hands import CATEGORIES
@@ -94,11 +95,14 @@ def start_run(
     ``dispatch_rtp_run``) its chunks go to the workers once the run is committed; without, the
     caller computes them (``run_in_process``)."""
     if rounds <= 0:
-        raise RtpRefused({"rounds": "A run simulates at least one round."})
+        raise RtpRefused({"rounds": _("A run simulates at least one round.")})
     if strategy is None:
         if strategy_name not in STRATEGIES:
             raise RtpRefused(
-                {"strategy": f"Unknown strategy {strategy_name!r}; give a rule table."}
+                {
+                    "strategy": _("Unknown strategy %(strategy)r; give a rule table.")
+                    % {"strategy": strategy_name}
+                }
             )
         strategy = STRATEGIES[strategy_name]
     chunk_rounds = chunk_rounds or settings.RTP_CHUNK_ROUNDS
@@ -156,7 +160,7 @@ def compute_chunk(run_id: int, index: int) -> bool:
         run = RtpRun.objects.select_for_update().get(pk=run_id)
         created = False
         if tally is not None:
-            _, created = RtpChunk.objects.get_or_create(
+            _chunk, created = RtpChunk.objects.get_or_create(
                 run=run,
                 index=index,
                 defaults={
@@ -269,27 +273,36 @@ def band_problem(
     measured = rtp_of(version)
     if measured is None:
         return {
-            "rtp": (
-                f"{version} has no finished RTP run of its current lines under the reference "
-                f"strategy with at least {settings.RTP_APPROVAL_MIN_ROUNDS:,} rounds; "
-                "compute its RTP first (JD-14)."
+            "rtp": _(
+                "%(version)s has no finished RTP run of its current lines under the reference "
+                "strategy with at least %(rounds)s rounds; compute its RTP first (JD-14)."
             )
+            % {"version": version, "rounds": f"{settings.RTP_APPROVAL_MIN_ROUNDS:,}"}
         }
     rtp, run = measured
     for where, low, high in bands:
         if not low <= rtp <= high:
             return {
-                "rtp": (
-                    f"{version} returns {rtp}% (RTP run {run.pk}), outside the allowed band "
-                    f"{low}%-{high}% of {where} (JD-14)."
+                "rtp": _(
+                    "%(version)s returns %(rtp)s%% (RTP run %(run)s), outside the allowed band "
+                    "%(low)s%%-%(high)s%% of %(where)s (JD-14)."
                 )
+                % {
+                    "version": version,
+                    "rtp": rtp,
+                    "run": run.pk,
+                    "low": low,
+                    "high": high,
+                    "where": where,
+                }
             }
     return {}
 
 
 def house_band(kind: str) -> tuple[str, Decimal, Decimal]:
     low, high = settings.RTP_HOUSE_BAND_PERCENT[kind]
-    return (f"the house for {kind} paytables", Decimal(low), Decimal(high))
+    where = _("the house, for a %(kind)s") % {"kind": PaytableKind(kind).label}
+    return (where, Decimal(low), Decimal(high))
 
 
 # The chart -------------------------------------------------------------------------------------

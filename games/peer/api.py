@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -33,6 +34,7 @@ from payouts.idempotency import idempotent
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class PeerApi:
 
     service: PeerGame[Any, Any]  # the game's tables: joining, leaving, the catch-up
     act: Callable[..., Round]  # the game's decision, by the action serializer's fields
-    name: str  # the game in refusals: "No such seven-card stud table."
+    name: StrOrPromise  # the game in refusals: "No such seven-card stud table."
     slug: str  # the game in file names: "stud-12.phh"
     join_serializer: type[serializers.Serializer[None]]
     # Its fields are the keywords of ``act``.
@@ -62,13 +64,13 @@ class PeerView(APIView):
     def table(self, request: Request, pk: int) -> Table:
         table = selectors.tables_for(request.user, game=self.api.service.game).filter(pk=pk).first()
         if table is None:
-            raise NotFound(f"No such {self.api.name} table.")
+            raise NotFound(_("No such %(game)s table.") % {"game": self.api.name})
         return table
 
     def hand(self, request: Request, pk: int) -> Round:
         hand = selectors.rounds_for(request.user, game=self.api.service.game).filter(pk=pk).first()
         if hand is None:
-            raise NotFound("No such hand.")
+            raise NotFound(_("No such hand."))
         return hand
 
     def table_json(self, request: Request, table: Table) -> dict[str, Any]:
@@ -135,7 +137,7 @@ class HandsView(PeerView):
     def get(self, request: Request) -> Response:
         table = request.query_params.get("table")
         if table is not None and not table.isdigit():
-            raise ValidationError({"table": ["table must be a table id."]})
+            raise ValidationError({"table": [_("table must be a table id.")]})
         hands = selectors.rounds_for(
             request.user, game=self.api.service.game, table=int(table) if table else None
         )
@@ -155,7 +157,7 @@ class HandHistoryView(PeerView):
     def get(self, request: Request, pk: int) -> HttpResponse:
         hand = self.hand(request, pk)
         if hand.status != RoundStatus.SETTLED:
-            raise ValidationError({"hand": ["The hand is still being played (FS-7)."]})
+            raise ValidationError({"hand": [_("The hand is still being played (FS-7).")]})
         response = HttpResponse(self.api.phh(hand, request.user), content_type="application/toml")
         response["Content-Disposition"] = f'attachment; filename="{self.api.slug}-{hand.pk}.phh"'
         return response

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.tables.limits import MIN_TIMEOUT_SECONDS
 
 PEER_FIELDS = (
@@ -22,7 +24,10 @@ def seat_problems(v: Mapping[str, Any], *, seats: tuple[int, int], rule: str) ->
     """What is wrong with the number of seats; ``rule`` is the game's rule on them."""
     low, high = seats
     if not low <= v["seats"] <= high:
-        return {"seats": f"seats must be {low} to {high} ({rule})."}
+        return {
+            "seats": _("seats must be %(low)s to %(high)s (%(rule)s).")
+            % {"low": low, "high": high, "rule": rule}
+        }
     return {}
 
 
@@ -33,13 +38,15 @@ def money_problems(
     game's rule on the rake, ``smallest_stake`` its smallest forced bet."""
     errors: dict[str, str] = {}
     if not 0 <= v["rake_percent"] <= 100:
-        errors["rake_percent"] = f"rake_percent must be from 0 to 100 ({rake_rule})."
+        errors["rake_percent"] = _("rake_percent must be from 0 to 100 (%(rule)s).") % {
+            "rule": rake_rule
+        }
     if v["buy_in_max"] < v["buy_in_min"]:
-        errors["buy_in_max"] = "buy_in_max must not be below buy_in_min."
+        errors["buy_in_max"] = _("buy_in_max must not be below buy_in_min.")
     if v["buy_in_min"] < smallest_stake:
-        errors["buy_in_min"] = "buy_in_min must cover at least one forced bet."
+        errors["buy_in_min"] = _("buy_in_min must cover at least one forced bet.")
     if v["action_timeout_seconds"] < MIN_TIMEOUT_SECONDS:
-        errors["action_timeout_seconds"] = (
-            f"action_timeout_seconds must be at least {MIN_TIMEOUT_SECONDS}."
-        )
+        errors["action_timeout_seconds"] = _(
+            "action_timeout_seconds must be at least %(seconds)s."
+        ) % {"seconds": MIN_TIMEOUT_SECONDS}
     return errors

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +37,7 @@ def _phh(hand: Round, viewer: Any) -> str:
 STUD_API = peer_api.PeerApi(
     service=STUD,
     act=STUD.act,
-    name="seven-card stud",
+    name=gettext_lazy("seven-card stud"),
     slug="stud",
     join_serializer=JoinSerializer,
     action_serializer=StudActionSerializer,

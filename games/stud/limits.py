@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from decimal import Decimal as D
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.peer.limits import PEER_FIELDS, money_problems, seat_problems
 
 LIMIT_FIELDS = ("ante", "bring_in", "small_bet", "big_bet", *PEER_FIELDS)
@@ -27,7 +29,7 @@ DEFAULT_LIMITS: dict[str, Any] = {
 def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
     errors = seat_problems(v, seats=(2, 8), rule="ST-1")
     if v["bring_in"] >= v["small_bet"]:
-        errors["bring_in"] = "The bring-in must be less than the small bet (ST-1)."
+        errors["bring_in"] = _("The bring-in must be less than the small bet (ST-1).")
     if v["big_bet"] < v["small_bet"]:
-        errors["big_bet"] = "The big bet must not be below the small bet (ST-1)."
+        errors["big_bet"] = _("The big bet must not be below the small bet (ST-1).")
     return errors | money_problems(v, rake_rule="ST-13", smallest_stake=v["bring_in"])

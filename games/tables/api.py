@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
@@ -62,6 +63,11 @@ class TableList(generics.ListAPIView):
         game = self.request.query_params.get("game")
         if game is not None and game not in Game.values:
             raise ValidationError(
-                {"game": [f"Unknown game {game!r}; use one of {', '.join(Game.values)}."]}
+                {
+                    "game": [
+                        _("Unknown game %(game)r; use one of %(games)s.")
+                        % {"game": game, "games": ", ".join(Game.values)}
+                    ]
+                }
             )
         return selectors.tables_for(self.request.user, game=game)

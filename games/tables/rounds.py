@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 from casino.db import prepared_cursor
 from casino.http.errors import Refused
 from games.engine.common import Event, RuleViolation
@@ -42,13 +44,20 @@ def check_game(table: Table, *, game: str, rule: str) -> None:
     """Refuse a table of another game."""
     if table.game != game:
         raise RoundRefused(
-            f"{table} is not a table of {Game(game).label}.", field="table", rule=rule
+            _("%(table)s is not a table of %(game)s.") % {"table": table, "game": Game(game).label},
+            field="table",
+            rule=rule,
         )
 
 
 def no_limits(table: Table, *, rule: str) -> RoundRefused:
     """The refusal for a table that has no approved limits."""
-    return RoundRefused(f"{table} has no approved limits.", field="table", rule=rule, status=409)
+    return RoundRefused(
+        _("%(table)s has no approved limits.") % {"table": table},
+        field="table",
+        rule=rule,
+        status=409,
+    )
 
 
 def next_nonce(table_id: int) -> int:

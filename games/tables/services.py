@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pghistory
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.models import Table, TableLimits, TableStatus
 from games.tables.limits import validate_limits
@@ -34,7 +35,7 @@ def propose_limits(
     fields = game_of(table.game).limit_fields
     errors = validate_limits(table.game, values)
     if not (reason or "").strip():
-        errors["reason"] = "Say why the limits change."
+        errors["reason"] = _("Say why the limits change.")
     if errors:
         raise ChangeRefused(errors)
     with pghistory.context(user=getattr(by, "pk", None), reason=reason), transaction.atomic():

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine.common import Event
 from games.models import Round, RoundStatus, Table
@@ -37,7 +38,7 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
     """Call off a round in progress and return every stake; refused for a round that is over."""
     reason = (reason or "").strip()
     if not reason:
-        raise ChangeRefused({"reason": "Say why the round is voided (kept in its history)."})
+        raise ChangeRefused({"reason": _("Say why the round is voided (kept in its history).")})
     with transaction.atomic():
         # The services' lock order: the table, then the round.
         table = Table.objects.select_for_update(no_key=True).get(pk=round_.table_id)
@@ -48,13 +49,21 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
         )
         if round_.status == RoundStatus.VOIDED:
             raise ChangeRefused(
-                {"round": f"{round_} is already voided: a round is voided once, nothing moved."}
+                {
+                    "round": _(
+                        "%(round)s is already voided: a round is voided once, nothing moved."
+                    )
+                    % {"round": round_}
+                }
             )
         if round_.status != RoundStatus.DECIDING:
             raise ChangeRefused(
                 {
-                    "round": f"{round_} is settled: a settled round cannot be voided; "
-                    "propose a settlement correction for a second staff member to approve."
+                    "round": _(
+                        "%(round)s is settled: a settled round cannot be voided; propose a "
+                        "settlement correction for a second staff member to approve."
+                    )
+                    % {"round": round_}
                 }
             )
         game = game_of(table.game)

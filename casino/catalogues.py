@@ -115,11 +115,24 @@ def _translated(message: Any) -> bool:
     return bool(strings) and all(strings) and not message.fuzzy
 
 
+def language_of(path: Path) -> str | None:
+    """The language of an extra PO file: its header's, else its name's (`notes.ru.po`)."""
+    with path.open("rb") as file:
+        header = read_po(file).mime_headers
+    language = dict(header).get("Language", "").strip()
+    if language:
+        return language
+    suffixes = path.suffixes
+    return suffixes[-2].lstrip(".") if len(suffixes) >= 2 else None
+
+
 def fill(catalog: Catalog, extra: Iterable[Path]) -> int:
-    """Fill the catalogue's untranslated or fuzzy messages from other PO files; returns how
-    many were filled. A translation already made is never replaced."""
+    """Fill the catalogue's untranslated or fuzzy messages from other PO files of its language;
+    returns how many were filled. A translation already made is never replaced."""
     filled = 0
     for path in extra:
+        if language_of(path) != str(catalog.locale):
+            continue
         with path.open("rb") as file:
             source = read_po(file, locale=catalog.locale)
         for message in source:

@@ -5,7 +5,7 @@
 
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && body.detail) || `The server answered ${status}.`);
+      super((body && body.detail) || interpolate(gettext("The server answered %s."), [status]));
       this.status = status;
       this.errors = (body && body.errors) || {};
     }
@@ -55,7 +55,7 @@
     const end = Date.parse(deadline);
     const tick = () => {
       const left = Math.max(0, Math.round((end - Date.now()) / 1000));
-      node.textContent = `${left} s`;
+      node.textContent = interpolate(gettext("%s s"), [left]);
       node.classList.toggle("urgent", left <= 10);
     };
     tick();

@@ -32,7 +32,7 @@
         const pair = await api.request("PUT", panel.dataset.seedsUrl, { client_seed: clientSeed.value.trim() });
         clientSeed.blur();
         show(pair);
-        api.announce("Your client seed is set for the next round.");
+        api.announce(gettext("Your client seed is set for the next round."));
       } catch (failure) {
         error.textContent = failure.message;
       }
@@ -47,7 +47,10 @@
           show(rotation.current);
           const old = rotation.revealed;
           document.getElementById("revealed-seed").replaceChildren(
-            h("p", {}, `Revealed server seed of ${old.rounds} round(s), SHA-256 ${old.commitment}: `,
+            h("p", {}, interpolate(ngettext(
+              "Revealed server seed of %(rounds)s round, SHA-256 %(commitment)s: ",
+              "Revealed server seed of %(rounds)s rounds, SHA-256 %(commitment)s: ",
+              old.rounds), { rounds: old.rounds, commitment: old.commitment }, true),
               h("code", { "data-testid": "revealed-seed" }, old.server_seed)));
         } catch (failure) {
           error.textContent = failure.message;

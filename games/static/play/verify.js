@@ -128,13 +128,20 @@
     return [
       h("p", { class: verdict.commitmentMatches ? "ok" : "error", "data-testid": "commitment-verdict" },
         verdict.commitmentMatches
-          ? "The seed's SHA-256 equals the commitment published before the deal."
-          : `The seed's SHA-256 is ${verdict.computedCommitment}: it does not match the commitment.`),
+          ? gettext("The seed's SHA-256 equals the commitment published before the deal.")
+          : interpolate(gettext("The seed's SHA-256 is %s: it does not match the commitment."), [verdict.computedCommitment])),
       h("p", { class: verdict.mismatches.length ? "error" : "ok", "data-testid": "deck-verdict" },
         verdict.mismatches.length
-          ? `${verdict.mismatches.length} of ${verdict.checked} dealt cards differ from the recomputed deck (first at position ${verdict.mismatches[0].position}).`
-          : `All ${verdict.checked} cards dealt match the recomputed deck${verdict.reshuffles ? ` and its ${verdict.reshuffles} reshuffle(s)` : ""}.`),
-      h("p", { class: "caption" }, "The recomputed deck, top first (cards dealt from it are marked):"),
+          ? interpolate(
+            gettext("%(differ)s of %(checked)s dealt cards differ from the recomputed deck (first at position %(position)s)."),
+            { differ: verdict.mismatches.length, checked: verdict.checked, position: verdict.mismatches[0].position }, true)
+          : verdict.reshuffles
+            ? interpolate(ngettext(
+              "All %(checked)s cards dealt match the recomputed deck and its %(reshuffles)s reshuffle.",
+              "All %(checked)s cards dealt match the recomputed deck and its %(reshuffles)s reshuffles.",
+              verdict.reshuffles), { checked: verdict.checked, reshuffles: verdict.reshuffles }, true)
+            : interpolate(gettext("All %s cards dealt match the recomputed deck."), [verdict.checked])),
+      h("p", { class: "caption" }, gettext("The recomputed deck, top first (cards dealt from it are marked):")),
       h("ol", { class: "deck", start: "0" },
         verdict.deck.map((card, position) => h("li", { class: used.has(position) ? "used" : "" }, card))),
     ];
@@ -146,7 +153,7 @@
     if (!button) return;
     const out = document.getElementById("verify-result");
     button.addEventListener("click", async () => {
-      out.replaceChildren(window.casinoPage.h("p", {}, "Recomputing…"));
+      out.replaceChildren(window.casinoPage.h("p", {}, gettext("Recomputing…")));
       const dealt = JSON.parse(document.getElementById("dealt-data").textContent);
       const reshuffles = JSON.parse(document.getElementById("reshuffle-data").textContent);
       const verdict = await verifyDeal({

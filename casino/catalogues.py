@@ -151,7 +151,8 @@ def fill(catalog: Catalog, extra: Iterable[Path]) -> int:
 
 def update(extra: Iterable[Path] = ()) -> dict[str, int]:
     """Refresh every catalogue from the source: new messages added, gone ones dropped, the
-    translations kept, then filled from `extra`. Returns the messages filled per file."""
+    translations kept, then filled from `extra`. Returns the messages filled per catalogue
+    ("ru/django": 3)."""
     extra = list(extra)
     filled = {}
     for domain in DOMAINS:
@@ -168,7 +169,7 @@ def update(extra: Iterable[Path] = ()) -> dict[str, int]:
             catalog.header_comment = HEADER_COMMENT
             catalog.fuzzy = False
             catalog.last_translator = catalog.language_team = "Casino back office"
-            filled[str(path.relative_to(ROOT))] = fill(catalog, extra)
+            filled[f"{language}/{domain}"] = fill(catalog, extra)
             _write(catalog, path)
     return filled
 

@@ -30,8 +30,8 @@ def main(argv: list[str]) -> int:
     django.setup()
     command, extra = argv[0], [Path(name) for name in argv[1:]]
     if command == "update":
-        for path, filled in catalogues.update(extra).items():
-            print(f"{path}: {filled} filled")
+        for catalogue, filled in catalogues.update(extra).items():
+            print(f"{catalogue}: {filled} filled")
     elif command == "compile":
         for mo_file in catalogues.compile_all():
             print(f"compiled {mo_file.relative_to(catalogues.ROOT)}")

@@ -79,7 +79,9 @@ def test_update_keeps_translations_drops_gone_messages_and_fills_from_its_langua
         write_po(file, catalog)
 
     extra = [
-        write_entries(tmp_path / "helper.ru.po", {"No such hand.": "Нет такой раздачи (из файла)."}),
+        write_entries(
+            tmp_path / "helper.ru.po", {"No such hand.": "Нет такой раздачи (из файла)."}
+        ),
         write_entries(tmp_path / "helper.sv.po", {"No such hand.": "Ingen sådan hand (fil)."}),
         # A translation already made is not replaced by a helper's.
         write_entries(tmp_path / "other.po", {"Lobby": "Другое лобби"}, language="ru"),

@@ -1,0 +1,139 @@
+"""The main pages, signed in as each role, in Russian: a word in the Latin alphabet on a page
+is a message someone forgot to mark (in a template or in the Python code behind it), unless it
+is a name the test made or a code that reads the same in every language."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+
+from tests.fixtures.users import logged_in
+from tests.fixtures.world import World
+
+LATIN_WORD = re.compile(r"[A-Za-z]+")
+# Stripped before words are read: rule ids (JD-2, ST-10, FS-7), card codes (As, Td, JK), hex
+# (commitments, seeds), and amounts with their currency codes.
+NOT_TEXT = re.compile(
+    r"\b[A-Z]{2}-\d+(\.\d+)?\b"
+    r"|\b([2-9TJQKA][cdhs]|JK)\b"
+    r"|\b[0-9a-f]{16,}\b"
+    r"|\b(USD|FUN)\b"
+)
+# Names and codes that read the same in every language.
+NAMES = {
+    "RTP",  # return to player, the industry's term
+    "PHH",  # the hand-history standard
+    "SHA",  # of SHA-256
+    "UTC",  # the time zone the casino's day is counted in
+    "CSV",  # the export's file format
+    "API",  # the programs' interface, its name in Russian too
+    "English",  # the switcher names each language in its own words
+    "Svenska",
+    "Sviten",  # "Sviten Special", Drawmaha's name in its Swedish source
+    "Special",
+}
+VISIBLE_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label", "label"}
+
+
+class VisibleText(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.hidden_depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in {"script", "style"}:
+            self.hidden_depth += 1
+        for name, value in attrs:
+            if value and (
+                name in VISIBLE_ATTRIBUTES
+                or (name == "value" and dict(attrs).get("type") in {"submit", "button"})
+            ):
+                self.texts.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in {"script", "style"}:
+            self.hidden_depth = max(0, self.hidden_depth - 1)
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden_depth:
+            self.texts.append(data)
+
+
+def latin_words(html: str, names: set[str]) -> list[str]:
+    parser = VisibleText()
+    parser.feed(html)
+    parser.close()
+    found = []
+    for text in parser.texts:
+        for word in LATIN_WORD.findall(NOT_TEXT.sub(" ", text)):
+            if word not in NAMES and word not in names and word.lower() not in names:
+                found.append(word)
+    return found
+
+
+def names_made(world: World) -> set[str]:
+    """The test's own names: users, tables, paytables."""
+    words = set()
+    users = (world.player, world.other_player, world.pit, world.pit2, world.auditor)
+    for name in [u.username for u in (*users, world.admin_user)] + [
+        t.name for t in (world.joker_table, world.stud_table, world.drawmaha_table)
+    ]:
+        words.update(LATIN_WORD.findall(name))
+    from payouts.models import Paytable
+
+    for paytable in Paytable.objects.all():
+        words.update(LATIN_WORD.findall(paytable.name))
+    return words
+
+
+# (viewer, page, status): the lobby, wallet, recall and tables of a player, the staff screens
+# of the pit and the auditors, the admin, and the error pages.
+PAGES = [
+    (None, "/", 200),
+    (None, "/accounts/login/", 200),
+    ("player", "/play/", 200),
+    ("player", "/play/wallet/", 200),
+    ("player", "/play/recall/", 200),
+    ("player", "/play/joker-draw/{joker_table}/", 200),
+    ("player", "/play/stud/{stud_table}/", 200),
+    ("player", "/play/drawmaha/{drawmaha_table}/", 200),
+    ("other_player", "/play/recall/joker-draw/{settled_round}/", 200),
+    ("pit", "/staff/", 200),
+    ("pit", "/staff/limits/", 200),
+    ("pit", "/staff/paytables/", 200),
+    ("auditor", "/staff/payouts/", 200),
+    ("auditor", "/staff/ledger/", 200),
+    ("auditor", "/staff/rtp/", 200),
+    ("auditor", "/staff/rounds/{settled_round}/", 200),
+    ("admin_user", "/admin/", 200),
+    ("player", "/no-such-page/", 404),
+    ("player", "/staff/payouts/", 403),
+]
+
+
+@pytest.mark.parametrize(("viewer", "page", "status"), PAGES, ids=[f"{v}:{p}" for v, p, _ in PAGES])
+def test_a_page_in_russian_shows_no_english_word(world, viewer, page, status):
+    client = Client() if viewer is None else logged_in(getattr(world, viewer))
+    url = page.format(
+        joker_table=world.joker_table.pk,
+        stud_table=world.stud_table.pk,
+        drawmaha_table=world.drawmaha_table.pk,
+        settled_round=world.settled_round.pk,
+    )
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == status
+    assert response["Content-Language"] == "ru"
+    words = latin_words(response.content.decode(), names_made(world))
+    assert not words, f"{url} in Russian shows: {sorted(set(words))}"
+
+
+def test_the_check_finds_english_and_passes_names_and_codes():
+    names = {"alice", "Joker", "Table"}
+    assert latin_words("<p>Лобби</p><p>Balance</p>", names) == ["Balance"]
+    assert latin_words("<p>alice: As Td JK, 12.30 USD (JD-2), 9f86d081884c7d65</p>", names) == []
+    assert latin_words('<button aria-label="Close">×</button>', names) == ["Close"]
+    assert latin_words("<script>var words = 1;</script>", names) == []

@@ -20,6 +20,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Field, Model
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 # The query parameters Django's own list filters send for a field path (the field itself for
 # "all values", exact for choices and booleans, gte/lt for dates, isnull/isempty for "empty").
@@ -128,9 +129,35 @@ def _list_paths(model_admin: admin.ModelAdmin) -> Iterator[tuple[str, str]]:
         yield "date_hierarchy", model_admin.date_hierarchy
 
 
+# The names the admin shows for third-party apps whose own names are no words a person reads
+# ("Pghistory") or are not marked for translation by their package.
+APP_NAMES = {
+    "pghistory": _("History of changes"),
+    "django_celery_results": _("Background task results"),
+    "django_celery_beat": _("Periodic tasks"),
+}
+MODEL_NAMES = {
+    ("pghistory", "Events"): _("Events"),
+    ("django_celery_results", "TaskResult"): _("Task results"),
+    ("django_celery_results", "GroupResult"): _("Group results"),
+    ("django_celery_beat", "CrontabSchedule"): _("Crontab schedules"),
+}
+
+
 class CasinoAdminSite(admin.AdminSite):
     """Every admin registered here gets the guard; the site's check refuses any list that
-    reaches a secret field (casino.E001)."""
+    reaches a secret field (casino.E001); third-party apps are named in the user's language."""
+
+    def get_app_list(
+        self, request: HttpRequest, app_label: str | None = None
+    ) -> list[dict[str, Any]]:
+        apps = super().get_app_list(request, app_label)
+        for app in apps:
+            app["name"] = APP_NAMES.get(app["app_label"], app["name"])
+            for model in app["models"]:
+                key = (app["app_label"], model["object_name"])
+                model["name"] = MODEL_NAMES.get(key, model["name"])
+        return apps
 
     def register(
         self,

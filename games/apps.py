@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.models.signals import m2m_changed, post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games and tables"
+    verbose_name = _("Games and tables")
 
     def ready(self) -> None:
         # Connects the token's revocation at logout (a signal receiver).

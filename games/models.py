@@ -47,6 +47,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ("game", "currency", "name")
         permissions = [("open_close_table", "Can open and close a table")]
 
@@ -190,6 +192,8 @@ class SeedPair(models.Model):
     SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("server_seed",)
 
     class Meta:
+        verbose_name = _("seed pair")
+        verbose_name_plural = _("seed pairs")
         ordering = ("-id",)
         constraints = [
             models.UniqueConstraint(
@@ -306,6 +310,8 @@ class Round(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ("-id",)
         constraints = [
             models.UniqueConstraint(fields=("seed_pair", "nonce"), name="one_nonce_per_seed_pair"),
@@ -375,6 +381,8 @@ class RoundEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("round event")
+        verbose_name_plural = _("round events")
         ordering = ("round", "sequence")
         constraints = [
             models.UniqueConstraint(fields=("round", "sequence"), name="one_event_per_sequence")
@@ -406,6 +414,8 @@ class Seat(models.Model):
     left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ("table", "number", "-joined_at")
         constraints = [
             models.UniqueConstraint(
@@ -438,6 +448,8 @@ class ShownHand(models.Model):
     shown_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("hand shown")
+        verbose_name_plural = _("hands shown")
         constraints = [
             models.UniqueConstraint(fields=("round", "seat"), name="one_show_per_hand_and_seat")
         ]
@@ -492,6 +504,8 @@ class BoxSettlement(models.Model):
     settled_at = models.DateTimeField(db_index=True)
 
     class Meta:
+        verbose_name = _("box settlement")
+        verbose_name_plural = _("box settlements")
         ordering = ("-settled_at", "round", "box")
         constraints = [
             models.UniqueConstraint(fields=("round", "box"), name="one_settlement_per_box")
@@ -518,6 +532,8 @@ class SettlementCorrection(MakerCheckerChange):
     )
 
     class Meta:
+        verbose_name = _("settlement correction")
+        verbose_name_plural = _("settlement corrections")
         ordering = ("-proposed_at",)
         permissions = [("approve_settlementcorrection", "Can approve a settlement correction")]
         constraints = [

@@ -85,6 +85,8 @@ class Account(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
         ordering = ("kind", "currency", "owner_id")
         constraints = [
             models.UniqueConstraint(
@@ -146,6 +148,8 @@ class LedgerTransaction(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("ledger transaction")
+        verbose_name_plural = _("ledger transactions")
         ordering = ("-id",)
         permissions = [
             ("cage_transaction", "Can deposit to and withdraw from player wallets at the cage"),
@@ -193,6 +197,8 @@ class LedgerEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
         ordering = ("id",)
         indexes = [models.Index(fields=("account", "id"))]
         constraints = [models.CheckConstraint(condition=~Q(amount=0), name="entries_move_money")]
@@ -216,6 +222,8 @@ class IdempotentRequest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("idempotent request")
+        verbose_name_plural = _("idempotent requests")
         constraints = [models.UniqueConstraint(fields=("user", "key"), name="one_response_per_key")]
 
     def __str__(self) -> str:
@@ -261,6 +269,8 @@ class ReversalProposal(MakerCheckerChange):
     )
 
     class Meta:
+        verbose_name = _("reversal proposal")
+        verbose_name_plural = _("reversal proposals")
         ordering = ("-proposed_at",)
         permissions = [("approve_reversalproposal", "Can approve a reversal of house money")]
         constraints = [
@@ -302,6 +312,8 @@ class Paytable(models.Model):
     description = models.CharField(max_length=500, blank=True)
 
     class Meta:
+        verbose_name = _("paytable")
+        verbose_name_plural = _("paytables")
         ordering = ("name",)
 
     def __str__(self) -> str:
@@ -326,6 +338,8 @@ class PaytableVersion(MakerCheckerChange):
     number = models.PositiveIntegerField()
 
     class Meta:
+        verbose_name = _("paytable version")
+        verbose_name_plural = _("paytable versions")
         ordering = ("paytable", "-number")
         permissions = [("approve_paytableversion", "Can approve a paytable version")]
         constraints = [
@@ -375,6 +389,8 @@ class PaytableLine(models.Model):
     odds_denominator = models.PositiveIntegerField(default=1)
 
     class Meta:
+        verbose_name = _("paytable line")
+        verbose_name_plural = _("paytable lines")
         ordering = ("version", "odds_numerator")
         constraints = [
             models.UniqueConstraint(fields=("version", "category"), name="one_line_per_category"),
@@ -434,6 +450,7 @@ class RtpRun(models.Model):
     class Meta:
         ordering = ("-created_at",)
         verbose_name = _("RTP run")
+        verbose_name_plural = _("RTP runs")
         constraints = [
             models.CheckConstraint(
                 condition=Q(rounds__gt=0) & Q(chunk_rounds__gt=0), name="rtp_run_has_rounds"
@@ -465,6 +482,8 @@ class RtpChunk(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("RTP run chunk")
+        verbose_name_plural = _("RTP run chunks")
         ordering = ("run", "index")
         constraints = [
             models.UniqueConstraint(fields=("run", "index"), name="one_tally_per_chunk"),
@@ -500,6 +519,7 @@ class RtpObservation(models.Model):
     class Meta:
         ordering = ("-observed_at", "table", "kind")
         verbose_name = _("RTP observation")
+        verbose_name_plural = _("RTP observations")
 
     def __str__(self) -> str:
         return f"{self.paytable_version} at table {self.table_id}: {self.actual_rtp}%"
@@ -514,6 +534,8 @@ class ReconciliationReport(models.Model):
     problems = models.JSONField()
 
     class Meta:
+        verbose_name = _("reconciliation report")
+        verbose_name_plural = _("reconciliation reports")
         ordering = ("-created_at",)
 
     def __str__(self) -> str:

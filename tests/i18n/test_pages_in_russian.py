@@ -30,6 +30,7 @@ NAMES = {
     "UTC",  # the time zone the casino's day is counted in
     "CSV",  # the export's file format
     "API",  # the programs' interface, its name in Russian too
+    "crontab",  # the Unix scheduler's name (the admin's periodic tasks)
     "English",  # the switcher names each language in its own words
     "Svenska",
     "Sviten",  # "Sviten Special", Drawmaha's name in its Swedish source

@@ -37,6 +37,9 @@ PYTHON_KEYWORDS: dict[str, Any] = {
     "pgettext_lazy": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
     "npgettext_lazy": ((1, "c"), 2, 3),
+    # The engine's refusals: pure Python, translated where the games hand them to the API
+    # (games.tables.rounds.engine_refusal).
+    "RuleViolation": None,
 }
 SCRIPT_KEYWORDS: dict[str, Any] = {
     "gettext": None,

@@ -39,7 +39,7 @@ from games.models import (
     TableStatus,
 )
 from games.tables import live, seeds
-from games.tables.rounds import RoundRefused, check_game, no_limits
+from games.tables.rounds import RoundRefused, check_game, engine_refusal, no_limits
 from payouts.models import (
     AccountKind,
     ChangeStatus,
@@ -388,7 +388,7 @@ def _apply(
         extra = joker_draw.extra_stake(state, action)
         state, events = joker_draw.apply(state, action)
     except RuleViolation as refused:
-        raise RoundRefused(refused.message, field=refused.field, rule=refused.rule) from None
+        raise engine_refusal(refused) from None
     accounts = game_accounts(_player_of(round_), round_.table.currency)
     transfers = []
     if extra:

@@ -37,7 +37,13 @@ from games.peer.hands import (
     to_cents,
 )
 from games.tables import live, seeds
-from games.tables.rounds import RoundRefused, limits_in_force, next_nonce, record
+from games.tables.rounds import (
+    RoundRefused,
+    engine_refusal,
+    limits_in_force,
+    next_nonce,
+    record,
+)
 from payouts.models import Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
@@ -573,4 +579,4 @@ def refusal(violation: RuleViolation, seats: Sequence[int]) -> RoundRefused:
             field=violation.field,
             rule=violation.rule,
         )
-    return RoundRefused(violation.message, field=violation.field, rule=violation.rule)
+    return engine_refusal(violation)

@@ -31,6 +31,12 @@ class RoundRefused(RuleViolation, Refused):
         return {self.field: [f"{self.message.rstrip('.')} ({self.rule})."]}
 
 
+def engine_refusal(violation: RuleViolation) -> RoundRefused:
+    """The engine's refusal in the request's language. The engine knows no Django and speaks
+    English; its fixed messages are in the catalogues (the extraction reads `RuleViolation`)."""
+    return RoundRefused(_(violation.message), field=violation.field, rule=violation.rule)
+
+
 def limits_in_force(table: Table, *, game: str, rule: str) -> TableLimits:
     """The table's approved limits, if it is a table of `game` (refusals cite `rule`)."""
     check_game(table, game=game, rule=rule)

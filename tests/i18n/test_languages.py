@@ -16,6 +16,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from casino.models import LanguagePreference
+from tests.fixtures.joker_draw import open_round
 from tests.fixtures.users import logged_in
 
 LANGUAGES = ("en", "ru", "sv")
@@ -176,3 +177,23 @@ def test_amounts_and_dates_in_the_languages_format(language, amount, date):
     assert shown_amount == amount
     assert shown_date == date
     assert small == ("-0.30" if language == "en" else "-0,30")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_engines_refusal_comes_in_the_requests_language(funded_player, joker_table, language):
+    """The engine speaks English and knows no Django: its message is translated where the game
+    hands it to the API, its rule stays the code (JD-5)."""
+    client = APIClient()
+    client.force_authenticate(funded_player)
+    opened = open_round(client, joker_table, [{"box": 1, "ante": "0.30"}])
+    assert opened.status_code == 201, opened.content
+    refused = client.post(
+        f"/api/v1/joker-draw/rounds/{opened.json()['id']}/actions/",
+        {"box": 1, "action": "exchange", "cards": ["As", "As"]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=f"twice-{language}",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["code"] == "JD-5"
+    assert refused.json()["detail"] == f"{translated(language, 'a card is named twice')} (JD-5)."

@@ -14,7 +14,7 @@ from games.engine.joker_draw import Stake, top_payout
 from games.joker_draw.rtp_lab import band_problem
 from games.models import TableLimits
 from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
-from payouts.models import CENT, PaytableCategory, PaytableKind, PaytableVersion
+from payouts.models import CENT, PaytableKind, PaytableVersion
 
 D = Decimal
 LIMIT_FIELDS = (
@@ -62,7 +62,7 @@ def unpayable_stake(stakes: Iterable[Decimal], odds: Mapping[str, Fraction]) -> 
                     "fraction of a cent"
                 ) % {
                     "stake": stake,
-                    "category": PaytableCategory(category).label,
+                    "category": category,
                     "odds": f"{ratio.numerator}:{ratio.denominator}",
                 }
     return None

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.urls import URLPattern
+from django.utils.translation import gettext as _
 
 from games.engine import joker_draw as engine
 from games.joker_draw import limits, replay, services, urls, voids
@@ -36,8 +37,17 @@ class JokerDrawTables(TableGame):
     def round_state(self, round_: Round) -> str:
         state = engine.from_json(round_.engine_state)
         box = state.to_act
-        turn = f"box {box.number} to decide" if box is not None else "dealer drawing"
-        return f"round {round_.pk}: {round_.player}, {len(state.boxes)} box(es), {turn}"
+        turn = (
+            _("box %(box)s to decide") % {"box": box.number}
+            if box is not None
+            else _("dealer drawing")
+        )
+        return _("round %(round)s: %(player)s, %(boxes)s box(es), %(turn)s") % {
+            "round": round_.pk,
+            "player": round_.player,
+            "boxes": len(state.boxes),
+            "turn": turn,
+        }
 
     def demo_limits(self) -> dict[str, Any]:
         return {

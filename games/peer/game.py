@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Round, RoundStatus, Seat, SeatStatus
 from games.peer.hands import PeerHand, PeerState, from_cents
@@ -46,8 +47,17 @@ class PeerTableGame(TableGame):
         hand = self.load_hand(round_.engine_state)
         pot = from_cents(sum(chips.committed for chips in hand.state.chips))
         seat = hand.state.to_act
-        turn = f"seat {hand.seats[seat]} to act" if seat is not None else "showdown"
-        return f"hand {round_.nonce}: {hand.state.street}, pot {pot}, {turn}"
+        turn = (
+            _("seat %(seat)s to act") % {"seat": hand.seats[seat]}
+            if seat is not None
+            else _("showdown")
+        )
+        return _("hand %(hand)s: %(street)s, pot %(pot)s, %(turn)s") % {
+            "hand": round_.nonce,
+            "street": hand.state.street,
+            "pot": pot,
+            "turn": turn,
+        }
 
     def void_stakes(self, round_: Round, *, by: User, reason: str) -> VoidedStakes:
         return void_pot(round_, self.load_hand(round_.engine_state), by=by, reason=reason)

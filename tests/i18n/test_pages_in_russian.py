@@ -138,3 +138,30 @@ def test_the_check_finds_english_and_passes_names_and_codes():
     assert latin_words("<p>alice: As Td JK, 12.30 USD (JD-2), 9f86d081884c7d65</p>", names) == []
     assert latin_words('<button aria-label="Close">×</button>', names) == ["Close"]
     assert latin_words("<script>var words = 1;</script>", names) == []
+
+
+class NumberInputs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.numbers: list[tuple[str, str, str]] = []  # (input, attribute, value)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        fields = dict(attrs)
+        if tag == "input" and fields.get("type") == "number":
+            for name in ("min", "max", "step", "value"):
+                if fields.get(name):
+                    self.numbers.append((fields.get("name") or "", name, fields[name] or ""))
+
+
+@pytest.mark.parametrize(
+    "page", ["/play/joker-draw/{joker_table}/", "/play/stud/{stud_table}/"], ids=["joker", "stud"]
+)
+def test_number_fields_hold_numbers_the_browser_reads_in_every_language(world, page):
+    """A number field takes "0.30" in every language: a localised "0,30" is no number to the
+    browser, which then shows the field empty and sends nothing (`|unlocalize` keeps it)."""
+    url = page.format(joker_table=world.joker_table.pk, stud_table=world.stud_table.pk)
+    parser = NumberInputs()
+    parser.feed(logged_in(world.player).get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode())
+    assert parser.numbers, "the page has its stake fields"
+    unreadable = [field for field in parser.numbers if not re.fullmatch(r"-?\d+(\.\d+)?", field[2])]
+    assert not unreadable, f"{url} in Russian: {unreadable}"

@@ -123,10 +123,10 @@ def by_the_ledger() -> dict[tuple[date, int], dict[str, object]]:
 def theoretical(row: dict[str, object]) -> Decimal:
     """The handle times the house edge of the RTP runs behind each paytable version."""
     total = D(0)
-    for (bet, bonus), amount in row["game_handle"].items():
+    for (bet, _bonus), amount in row["game_handle"].items():
         run = RtpRun.objects.get(paytable_version_id=bet, status="done")
         total += amount * (1 - D(str(run.result["game_rtp"])) / 100)
-    for (bet, bonus), amount in row["bonus_handle"].items():
+    for (_bet, bonus), amount in row["bonus_handle"].items():
         run = RtpRun.objects.get(paytable_version_id=bonus, status="done")
         total += amount * (1 - D(run.result["bonus_exact_rtp"]) / 100)
     return total.quantize(D("0.01"))

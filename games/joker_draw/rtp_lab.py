@@ -25,6 +25,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino import charts
 from games.engine import joker_draw_rtp as lab
@@ -155,7 +156,7 @@ def compute_chunk(run_id: int, index: int) -> bool:
         run = RtpRun.objects.select_for_update().get(pk=run_id)
         created = False
         if tally is not None:
-            _, created = RtpChunk.objects.get_or_create(
+            _chunk, created = RtpChunk.objects.get_or_create(
                 run=run,
                 index=index,
                 defaults={
@@ -376,6 +377,11 @@ def rtp_comparison_png(observations: Sequence[RtpObservation]) -> bytes:
     beside the theoretical figure."""
     figure = charts.figure(max(6.0, 1.2 * len(observations) + 2), 4.5)
     axes = figure.subplots()
+    if not observations:
+        # An empty state, not blank axes.
+        axes.set_axis_off()
+        axes.text(0.5, 0.5, _("No observations yet"), ha="center", va="center", fontsize=14)
+        return charts.png(figure)
     labels = [f"{o.table}\n{o.paytable_version}" for o in observations]
     for position, observation in enumerate(observations):
         actual, low, high = (
@@ -384,9 +390,12 @@ def rtp_comparison_png(observations: Sequence[RtpObservation]) -> bytes:
             observation.interval_high,
         )
         if actual is not None:
+            # Too few boxes give an interval that means nothing: none is drawn.
             error = (
                 [[float(actual - low)], [float(high - actual)]]
-                if low is not None and high is not None
+                if low is not None
+                and high is not None
+                and observation.boxes >= settings.RTP_OBSERVATION_MIN_BOXES
                 else None
             )
             axes.errorbar(

@@ -296,9 +296,15 @@ def ledger_account_csv(request: HttpRequest, pk: int) -> HttpResponseBase:
         return _bad_filters(form)
     rows = (
         [
-            e.pk, e.transaction_id, e.transaction.kind, e.transaction.reference or "",
-            e.transaction.reason, e.created_at.isoformat(), e.amount, e.balance_after,  # type: ignore[attr-defined]
-        ]  # fmt: skip
+            e.pk,
+            e.transaction_id,
+            e.transaction.kind,
+            e.transaction.reference or "",
+            e.transaction.reason,
+            e.created_at.isoformat(),
+            e.amount,
+            e.balance_after,  # type: ignore[attr-defined]
+        ]
         for e in account_entries(account, form.moment()).iterator(chunk_size=500)
     )
     name = csv_name(f"account-{pk}", _as_of_words(form))
@@ -323,8 +329,14 @@ def ledger_transaction(request: HttpRequest, pk: int) -> HttpResponse:
 def ledger_transaction_csv(request: HttpRequest, pk: int) -> HttpResponseBase:
     posted = get_object_or_404(LedgerTransaction, pk=pk)
     rows = (
-        [e.pk, e.account_id, e.account.kind, e.account.owner.username if e.account.owner else "",
-         e.currency, e.amount]  # fmt: skip
+        [
+            e.pk,
+            e.account_id,
+            e.account.kind,
+            e.account.owner.username if e.account.owner else "",
+            e.currency,
+            e.amount,
+        ]
         for e in transaction_entries(posted)
     )
     return csv_response(

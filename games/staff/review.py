@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
@@ -106,7 +107,9 @@ def reviewed_rounds(
     if status:
         rounds = rounds.filter(status=status)
     if player is not None:
-        rounds = rounds.filter(Q(player=player) | Q(engine_state__contains={"players": [player.pk]}))
+        rounds = rounds.filter(
+            Q(player=player) | Q(engine_state__contains={"players": [player.pk]})
+        )
     return rounds.select_related("table", "player").order_by("-settled_at", "-id")
 
 
@@ -127,7 +130,7 @@ _MONEY = """
                THEN split_part(t.reference, ':', 2)::bigint END IN ({rounds})
     {group_by}
 """
-_KINDS = {
+_KINDS: dict[str, Any] = {
     "in_play": [AccountKind.STAKES_IN_PLAY, AccountKind.BONUS],
     # Chips a peer hand pays back go to the seats' stacks, a joker draw round's pay to the wallet.
     "players": [AccountKind.PLAYER_WALLET, AccountKind.TABLE_CHIPS],

@@ -42,9 +42,7 @@ urlpatterns += [
         name="ledger-trial-balance-csv",
     ),
     path("ledger/accounts/<int:pk>/", audit_views.ledger_account, name="ledger-account"),
-    path(
-        "ledger/accounts/<int:pk>.csv", audit_views.ledger_account_csv, name="ledger-account-csv"
-    ),
+    path("ledger/accounts/<int:pk>.csv", audit_views.ledger_account_csv, name="ledger-account-csv"),
     path(
         "ledger/transactions/<int:pk>/",
         audit_views.ledger_transaction,

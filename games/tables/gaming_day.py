@@ -32,6 +32,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from enum import StrEnum
 from statistics import NormalDist
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -210,7 +211,7 @@ class _Sums:
 
 def _rows(first: date, last: date, *, by_day: bool) -> list[GamingDayRow]:
     start, end = gaming_day_bounds(first, last)
-    params = {
+    params: dict[str, Any] = {
         "settled": RoundStatus.SETTLED,
         "start": start,
         "end": end,

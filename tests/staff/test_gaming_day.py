@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -27,6 +28,7 @@ from tests.fixtures.peer import seat_everyone
 from tests.fixtures.tables import make_drawmaha_table, make_stud_table
 
 D = Decimal
+ZERO = Decimal("0.00")
 STOCKHOLM = ZoneInfo("Europe/Stockholm")
 FIRST, SECOND = date(2026, 3, 10), date(2026, 3, 11)
 COLUMNS = "gaming_day,table,game,currency,rounds,handle,win,hold_percent,theoretical_win,rake,flag"
@@ -79,56 +81,60 @@ def two_gaming_days(settings, joker_table, players, pit, pit2):
     return joker_table, stud_table, drawmaha_table
 
 
-def by_the_ledger() -> dict[tuple[date, int], dict[str, object]]:
+@dataclass
+class LedgerSums:
+    rounds: set[int] = field(default_factory=set)
+    players: set[int] = field(default_factory=set)
+    handle: Decimal = ZERO
+    win: Decimal = ZERO
+    rake: Decimal = ZERO
+    # By (bet version, BONUS version): what was staked on the game and on the BONUS.
+    game_handle: dict[tuple, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+    bonus_handle: dict[tuple, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+
+
+def by_the_ledger() -> dict[tuple[date, int], LedgerSums]:
     """Each settled round's gaming day and table, and its postings summed over the rows."""
     rounds = {r.pk: r for r in Round.objects.all()}
     start = timedelta(hours=6)
-    figures: dict[tuple[date, int], dict[str, object]] = defaultdict(
-        lambda: {
-            "rounds": set(),
-            "players": set(),
-            "handle": D(0),
-            "game_handle": defaultdict(lambda: D(0)),
-            "bonus_handle": defaultdict(lambda: D(0)),
-            "win": D(0),
-            "rake": D(0),
-        }
-    )
+    figures: dict[tuple[date, int], LedgerSums] = defaultdict(LedgerSums)
     for entry in LedgerEntry.objects.select_related("transaction", "account"):
         reference = entry.transaction.reference or ""
         if not reference.startswith("round:"):
             continue
         round_ = rounds[int(reference.split(":")[1])]
-        if round_.status != RoundStatus.SETTLED:
+        if round_.status != RoundStatus.SETTLED or round_.settled_at is None:
             continue
         day = (round_.settled_at.astimezone(STOCKHOLM) - start).date()
         row = figures[(day, round_.table_id)]
-        row["rounds"].add(round_.pk)
+        row.rounds.add(round_.pk)
         players = [round_.player_id] if round_.player_id else round_.engine_state["players"]
-        row["players"].update(players)
+        row.players.update(players)
         versions = (round_.bet_paytable_version_id, round_.bonus_paytable_version_id)
         kind = entry.account.kind
         if kind in ("stakes_in_play", "bonus") and entry.amount > 0:
-            row["handle"] += entry.amount
-            row["game_handle" if kind == "stakes_in_play" else "bonus_handle"][versions] += (
-                entry.amount
-            )
+            row.handle += entry.amount
+            staked = row.game_handle if kind == "stakes_in_play" else row.bonus_handle
+            staked[versions] += entry.amount
         if kind in ("house_bankroll", "house_reserved", "rake"):
-            row["win"] += entry.amount
+            row.win += entry.amount
         if kind == "rake":
-            row["rake"] += entry.amount
+            row.rake += entry.amount
     return figures
 
 
-def theoretical(row: dict[str, object]) -> Decimal:
+def edge(version_id: int, figure: str) -> Decimal:
+    result = RtpRun.objects.get(paytable_version_id=version_id, status="done").result or {}
+    return 1 - D(str(result[figure])) / 100
+
+
+def theoretical(row: LedgerSums) -> Decimal:
     """The handle times the house edge of the RTP runs behind each paytable version."""
     total = D(0)
-    for (bet, _bonus), amount in row["game_handle"].items():
-        run = RtpRun.objects.get(paytable_version_id=bet, status="done")
-        total += amount * (1 - D(str(run.result["game_rtp"])) / 100)
-    for (_bet, bonus), amount in row["bonus_handle"].items():
-        run = RtpRun.objects.get(paytable_version_id=bonus, status="done")
-        total += amount * (1 - D(run.result["bonus_exact_rtp"]) / 100)
+    for (bet, _bonus), amount in row.game_handle.items():
+        total += amount * edge(bet, "game_rtp")
+    for (_bet, bonus), amount in row.bonus_handle.items():
+        total += amount * edge(bonus, "bonus_exact_rtp")
     return total.quantize(D("0.01"))
 
 
@@ -141,12 +147,12 @@ def test_the_report_equals_the_ledger_summed_by_hand_over_two_gaming_days(two_ga
     assert {row.table_id for row in rows} == {joker_table.pk, stud_table.pk, drawmaha_table.pk}
     for row in rows:
         want = expected[(row.gaming_day, row.table_id)]
-        assert row.rounds == len(want["rounds"]), row
-        assert row.players == len(want["players"]), row
-        assert row.handle == want["handle"] > 0, row
-        assert row.win == want["win"], row
-        assert row.rake == want["rake"], row
-        assert row.hold_percent == (want["win"] * 100 / want["handle"]).quantize(D("0.01"))
+        assert row.rounds == len(want.rounds), row
+        assert row.players == len(want.players), row
+        assert row.handle == want.handle > 0, row
+        assert row.win == want.win, row
+        assert row.rake == want.rake, row
+        assert row.hold_percent == (want.win * 100 / want.handle).quantize(D("0.01"))
         if row.table_id == joker_table.pk:
             assert row.theoretical_win == theoretical(want)
             assert row.rake == 0

@@ -10,6 +10,7 @@ The query strings are read by the same forms as the pages, so a filter means the
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from celery.result import AsyncResult
 from django.conf import settings
@@ -407,8 +408,8 @@ class MeasurementProgress(APIView):
             {"state": serializers.CharField(), "alerts": serializers.IntegerField(allow_null=True)},
         )
     )
-    def get(self, request: Request, task_id: str) -> Response:
-        result = AsyncResult(task_id)
+    def get(self, request: Request, task_id: UUID) -> Response:
+        result = AsyncResult(str(task_id))
         alerts = result.result if result.successful() else None
         return Response({"state": result.state, "alerts": alerts})
 
@@ -423,7 +424,7 @@ urlpatterns = [
     path("rtp/observations/", RtpObservations.as_view(), name="audit-rtp-observations"),
     path("rtp/measurements/", MeasureRtp.as_view(), name="audit-rtp-measure"),
     path(
-        "rtp/measurements/<str:task_id>/",
+        "rtp/measurements/<uuid:task_id>/",
         MeasurementProgress.as_view(),
         name="audit-rtp-measurement",
     ),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
+from uuid import UUID
 
 from celery.result import AsyncResult
 from django.conf import settings
@@ -359,8 +360,8 @@ def observe_rtp_now(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @requires(*READ_RTP)
-def observation_progress(request: HttpRequest, task_id: str) -> HttpResponse:
+def observation_progress(request: HttpRequest, task_id: UUID) -> HttpResponse:
     """Where an on-demand observation is: waiting, running, done (with its alerts) or failed."""
-    result = AsyncResult(task_id)
+    result = AsyncResult(str(task_id))
     context = {"state": result.state, "alerts": result.result if result.successful() else None}
     return render(request, "staff/_observation_progress.html", context)

@@ -55,7 +55,7 @@ urlpatterns += [
     ),
     path("rtp/observe/", audit_views.observe_rtp_now, name="rtp-observe"),
     path(
-        "rtp/observe/<str:task_id>/",
+        "rtp/observe/<uuid:task_id>/",
         audit_views.observation_progress,
         name="rtp-observe-progress",
     ),

@@ -408,8 +408,12 @@ class MeasurementProgress(APIView):
             {"state": serializers.CharField(), "alerts": serializers.IntegerField(allow_null=True)},
         )
     )
-    def get(self, request: Request, task_id: UUID) -> Response:
-        result = AsyncResult(str(task_id))
+    def get(self, request: Request, task_id: str) -> Response:
+        try:
+            task = UUID(task_id)
+        except ValueError:
+            raise ValidationError({"task_id": ["A measurement's task is a UUID."]}) from None
+        result = AsyncResult(str(task))
         alerts = result.result if result.successful() else None
         return Response({"state": result.state, "alerts": alerts})
 
@@ -424,7 +428,7 @@ urlpatterns = [
     path("rtp/observations/", RtpObservations.as_view(), name="audit-rtp-observations"),
     path("rtp/measurements/", MeasureRtp.as_view(), name="audit-rtp-measure"),
     path(
-        "rtp/measurements/<uuid:task_id>/",
+        "rtp/measurements/<str:task_id>/",
         MeasurementProgress.as_view(),
         name="audit-rtp-measurement",
     ),

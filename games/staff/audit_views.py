@@ -29,7 +29,12 @@ from django.views.decorators.http import require_GET, require_POST
 from casino import charts
 from casino.csv_export import csv_response
 from games.joker_draw.tasks import observe_rtp
-from games.staff.audit_forms import GamingDayForm, LedgerAsOfForm, RoundReviewForm
+from games.staff.audit_forms import (
+    GamingDayForm,
+    LedgerAsOfForm,
+    RoundReviewForm,
+    current_gaming_day,
+)
 from games.staff.review import (
     ReviewedRound,
     account_entries,
@@ -131,7 +136,8 @@ def rounds_review_csv(request: HttpRequest) -> HttpResponseBase:
 @require_GET
 @requires(*READ_REPORTS)
 def gaming_day_report(request: HttpRequest) -> HttpResponse:
-    form = GamingDayForm(request.GET)
+    # Without a day asked for, the current one, shown in the form.
+    form = GamingDayForm(request.GET or {"date": current_gaming_day().isoformat()})
     if not form.is_valid():
         return render(request, "staff/gaming_day.html", {"form": form}, status=400)
     day: date = form.cleaned_data["date"]

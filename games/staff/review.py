@@ -117,11 +117,11 @@ def reviewed_rounds(
 _MONEY = """
     SELECT {group}
            COALESCE(SUM(e.amount) FILTER (
-               WHERE a.kind = ANY(%(in_play)s) AND e.amount > 0), 0),
+               WHERE a.kind = ANY(%(in_play)s) AND e.amount > 0), 0.00),
            COALESCE(SUM(e.amount) FILTER (
-               WHERE a.kind = ANY(%(players)s) AND e.amount > 0), 0),
-           COALESCE(SUM(e.amount) FILTER (WHERE a.kind = ANY(%(house)s)), 0),
-           COALESCE(SUM(e.amount) FILTER (WHERE a.kind = %(rake)s), 0)
+               WHERE a.kind = ANY(%(players)s) AND e.amount > 0), 0.00),
+           COALESCE(SUM(e.amount) FILTER (WHERE a.kind = ANY(%(house)s)), 0.00),
+           COALESCE(SUM(e.amount) FILTER (WHERE a.kind = %(rake)s), 0.00)
     FROM payouts_ledgertransaction t
     JOIN payouts_ledgerentry e ON e.transaction_id = t.id
     JOIN payouts_account a ON a.id = e.account_id

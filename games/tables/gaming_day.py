@@ -165,11 +165,11 @@ _MONEY = """
         SELECT CASE WHEN t.reference LIKE 'round:%%'
                     THEN split_part(t.reference, ':', 2)::bigint END AS round_id,
                COALESCE(SUM(e.amount) FILTER (
-                   WHERE a.kind = %(stakes)s AND e.amount > 0), 0) AS game_handle,
+                   WHERE a.kind = %(stakes)s AND e.amount > 0), 0.00) AS game_handle,
                COALESCE(SUM(e.amount) FILTER (
-                   WHERE a.kind = %(bonus)s AND e.amount > 0), 0) AS bonus_handle,
-               COALESCE(SUM(e.amount) FILTER (WHERE a.kind = ANY(%(house)s)), 0) AS win,
-               COALESCE(SUM(e.amount) FILTER (WHERE a.kind = %(rake)s), 0) AS rake
+                   WHERE a.kind = %(bonus)s AND e.amount > 0), 0.00) AS bonus_handle,
+               COALESCE(SUM(e.amount) FILTER (WHERE a.kind = ANY(%(house)s)), 0.00) AS win,
+               COALESCE(SUM(e.amount) FILTER (WHERE a.kind = %(rake)s), 0.00) AS rake
         FROM payouts_ledgertransaction t
         JOIN payouts_ledgerentry e ON e.transaction_id = t.id
         JOIN payouts_account a ON a.id = e.account_id

@@ -6,11 +6,11 @@ each language at both widths for reviewers."""
 from __future__ import annotations
 
 import csv
+import re
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone, translation
-from django.utils.translation import gettext
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Round
@@ -39,10 +39,10 @@ def new_page(browser: Browser, live_server, lang: str, width: int) -> Page:
 def sign_in(page: Page, lang: str, next_url: str) -> None:
     """A fresh sign-in through the form, as a new auditor would."""
     page.goto(f"/accounts/login/?next={next_url}")
-    with translation.override(lang):
-        page.get_by_label(gettext("Username")).fill("auditor")
-        page.get_by_label(gettext("Password")).fill("auditor-pw")
-        page.get_by_role("button", name=gettext("Sign in")).click()
+    page.locator("#id_username").fill("auditor")
+    page.locator("#id_password").fill("auditor-pw")
+    page.locator("main form button[type=submit]").click()
+    expect(page).to_have_url(re.compile(re.escape(next_url) + "$"))
 
 
 @pytest.mark.parametrize(("lang", "width"), COMBOS)
@@ -58,6 +58,10 @@ def test_an_auditor_reads_the_day_the_rounds_and_the_ledger_down_to_a_round(
     expect(report.first).to_have_attribute("data-flag", row.flag.value)
     with translation.override(lang):
         expect(report.first).to_contain_text(str(row.flag.label))
+    # The chart is drawn: an image that loaded, not an empty frame.
+    expect(page.locator("#gaming-day-chart")).to_have_js_property("complete", True)
+    assert page.locator("#gaming-day-chart").evaluate("img => img.naturalWidth") > 0
+    expect(page.locator("#id_date")).to_have_value(today.isoformat())
     screenshot(page, f"audit-gaming-day-{lang}-{width}")
     with page.expect_download() as download:
         page.locator("#gaming-day-csv").click()
@@ -82,7 +86,7 @@ def test_an_auditor_reads_the_day_the_rounds_and_the_ledger_down_to_a_round(
     page.locator(f"tr[data-account='{ann.pk}'] a").click()
     expect(page.locator("#entries tbody tr").first).to_be_visible()
     screenshot(page, f"audit-account-{lang}-{width}")
-    page.locator("#entries tbody tr").last.locator("a").click()
+    page.locator("#entries tbody tr").first.locator("a").click()  # her newest: a round's
     expect(page.locator("#transaction-round a")).to_be_visible()
     round_id = int(page.locator("#transaction-round a").get_attribute("href").split("/")[-2])
     assert Round.objects.get(pk=round_id).player == ann.owner

@@ -225,6 +225,14 @@ RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.50"), "bonus": ("85.00", "99.50")
 # Fewer settled boxes than this on a paytable version raise no RTP alert: too few to judge.
 RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 
+# The gaming day of the auditors' report (games.tables.gaming_day): it starts at this time of
+# day in the casino's time zone and lasts until the same time next day. Fewer rounds than
+# GAMING_DAY_MIN_ROUNDS in a row of the report are too few to judge its hold against the
+# paytable's expected interval.
+GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
+CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
+GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)

@@ -11,11 +11,18 @@ from django.urls import URLPattern
 from django.utils.translation import gettext as _
 
 from games.engine import joker_draw as engine
-from games.joker_draw import limits, replay, services, urls, voids
+from games.joker_draw import limits, replay, rtp_lab, services, urls, voids
 from games.joker_draw.limits import top_round_payout
 from games.joker_draw.selectors import overdue_rounds
 from games.models import Game, Round, TableLimits
-from games.tables.table_game import ZERO, CatchUp, Staked, TableGame, VoidedStakes
+from games.tables.table_game import (
+    ZERO,
+    CatchUp,
+    ExpectedReturn,
+    Staked,
+    TableGame,
+    VoidedStakes,
+)
 from payouts.models import Paytable
 
 if TYPE_CHECKING:
@@ -33,6 +40,11 @@ class JokerDrawTables(TableGame):
 
     def top_round_payout(self, limits: TableLimits) -> Decimal | None:
         return top_round_payout(limits)
+
+    def expected_return(
+        self, bet_version_id: int | None, bonus_version_id: int | None
+    ) -> ExpectedReturn | None:
+        return rtp_lab.expected_return(bet_version_id, bonus_version_id)
 
     def round_state(self, round_: Round) -> str:
         state = engine.from_json(round_.engine_state)

@@ -14,12 +14,12 @@ the allowed band of every table that uses the paytable (or the house band when n
 
 from __future__ import annotations
 
-import io
+import math
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from statistics import NormalDist
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -27,9 +27,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino import charts
 from games.engine import joker_draw_rtp as lab
 from games.engine.hands import CATEGORIES
 from games.engine.joker_draw import Paytable
+from games.tables.table_game import ExpectedReturn
 from payouts.models import (
     ChangeStatus,
     PaytableKind,
@@ -39,9 +41,6 @@ from payouts.models import (
     RtpRun,
     RtpRunStatus,
 )
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 STRATEGIES: dict[str, lab.Strategy] = {"reference": lab.REFERENCE, "stand": lab.STAND}
 REFERENCE = "reference"
@@ -265,6 +264,40 @@ def rtp_of(version: PaytableVersion) -> tuple[Decimal, RtpRun] | None:
     return None
 
 
+_Z99 = NormalDist().inv_cdf(0.995)
+
+
+def expected_return(
+    bet_version_id: int | None, bonus_version_id: int | None
+) -> ExpectedReturn | None:
+    """The house's edge per unit staked on a round's bet and BONUS paytable versions, each with
+    one box's standard deviation per unit staked, recovered from the run's 99% interval and its
+    rounds; None when a version has no run that ``rtp_of`` accepts."""
+    if bet_version_id is None:
+        return None
+    game = _edge(bet_version_id, "game")
+    if game is None:
+        return None
+    bonus = _edge(bonus_version_id, "bonus") if bonus_version_id is not None else (Decimal(0), 0.0)
+    if bonus is None:
+        return None
+    return ExpectedReturn(game[0], game[1], bonus[0], bonus[1])
+
+
+def _edge(version_id: int, part: str) -> tuple[Decimal, float] | None:
+    measured = rtp_of(PaytableVersion.objects.select_related("paytable").get(pk=version_id))
+    if measured is None:
+        return None
+    rtp, run = measured
+    result = run.result or {}
+    interval = result.get(f"{part}_ci99")
+    spread = 0.0
+    if interval:
+        low, high = interval
+        spread = (high - low) / 2 / 100 / _Z99 * math.sqrt(result["rounds"])
+    return 1 - rtp / 100, spread
+
+
 def band_problem(
     version: PaytableVersion, bands: list[tuple[str, Decimal, Decimal]]
 ) -> dict[str, str]:
@@ -312,7 +345,7 @@ def rtp_chart_png(run: RtpRun) -> bytes:
     """A finished run's chart: hand-category frequencies of player and dealer, and the RTPs
     with their 99% intervals."""
     result = run.result or {}
-    figure = _figure(10, 4.5)
+    figure = charts.figure(10, 4.5)
     categories, rtps = figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
     player, dealer = result["player_categories"], result["dealer_categories"]
     names = [name for name in CATEGORIES if player.get(name) or dealer.get(name)]
@@ -348,14 +381,19 @@ def rtp_chart_png(run: RtpRun) -> bytes:
     rtps.set_ylim(min([*values, 90.0]) - 2, max([*values, 100.0]) + 2)
     rtps.set_ylabel("RTP % (99% interval)")
     rtps.set_title(f"strategy: {run.strategy_name}")
-    return _png(figure)
+    return charts.png(figure)
 
 
 def rtp_comparison_png(observations: Sequence[RtpObservation]) -> bytes:
     """Each table and paytable version's actual RTP with its 99% interval (alerts in red),
     beside the theoretical figure."""
-    figure = _figure(max(6.0, 1.2 * len(observations) + 2), 4.5)
+    figure = charts.figure(max(6.0, 1.2 * len(observations) + 2), 4.5)
     axes = figure.subplots()
+    if not observations:
+        # An empty state, not blank axes.
+        axes.set_axis_off()
+        axes.text(0.5, 0.5, _("No observations yet"), ha="center", va="center", fontsize=14)
+        return charts.png(figure)
     labels = [f"{o.table}\n{o.paytable_version}" for o in observations]
     for position, observation in enumerate(observations):
         actual, low, high = (
@@ -364,9 +402,12 @@ def rtp_comparison_png(observations: Sequence[RtpObservation]) -> bytes:
             observation.interval_high,
         )
         if actual is not None:
+            # Too few boxes give an interval that means nothing: none is drawn.
             error = (
                 [[float(actual - low)], [float(high - actual)]]
-                if low is not None and high is not None
+                if low is not None
+                and high is not None
+                and observation.boxes >= settings.RTP_OBSERVATION_MIN_BOXES
                 else None
             )
             axes.errorbar(
@@ -392,23 +433,7 @@ def rtp_comparison_png(observations: Sequence[RtpObservation]) -> bytes:
     axes.set_title("Actual against theoretical RTP per table and paytable version")
     if observations:
         axes.legend()
-    return _png(figure)
-
-
-def _figure(width: float, height: float) -> Figure:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height), dpi=100)
-
-
-def _png(figure: Figure) -> bytes:
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return charts.png(figure)
 
 
 def describe(run: RtpRun) -> str:

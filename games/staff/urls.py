@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.staff import views
+from games.staff import audit_views, views
 
 app_name = "staff"
 
@@ -25,4 +25,38 @@ urlpatterns = [
     path("ledger/", views.ledger, name="ledger"),
     path("rtp/", views.rtp, name="rtp"),
     path("rtp/chart.png", views.rtp_chart, name="rtp-chart"),
+]
+
+# The audit room (games.staff.audit_views).
+urlpatterns += [
+    path("payouts/rounds/", audit_views.rounds_review, name="rounds-review"),
+    path("payouts/rounds.csv", audit_views.rounds_review_csv, name="rounds-review-csv"),
+    path("gaming-day/", audit_views.gaming_day_report, name="gaming-day"),
+    path("gaming-day.csv", audit_views.gaming_day_csv, name="gaming-day-csv"),
+    path("gaming-day/chart.png", audit_views.gaming_day_chart, name="gaming-day-chart"),
+    path("ledger/accounts/", audit_views.ledger_accounts, name="ledger-accounts"),
+    path("ledger/accounts.csv", audit_views.ledger_accounts_csv, name="ledger-accounts-csv"),
+    path(
+        "ledger/trial-balance.csv",
+        audit_views.trial_balance_csv,
+        name="ledger-trial-balance-csv",
+    ),
+    path("ledger/accounts/<int:pk>/", audit_views.ledger_account, name="ledger-account"),
+    path("ledger/accounts/<int:pk>.csv", audit_views.ledger_account_csv, name="ledger-account-csv"),
+    path(
+        "ledger/transactions/<int:pk>/",
+        audit_views.ledger_transaction,
+        name="ledger-transaction",
+    ),
+    path(
+        "ledger/transactions/<int:pk>.csv",
+        audit_views.ledger_transaction_csv,
+        name="ledger-transaction-csv",
+    ),
+    path("rtp/observe/", audit_views.observe_rtp_now, name="rtp-observe"),
+    path(
+        "rtp/observe/<uuid:task_id>/",
+        audit_views.observation_progress,
+        name="rtp-observe-progress",
+    ),
 ]

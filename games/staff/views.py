@@ -14,6 +14,7 @@ from decimal import Decimal
 from functools import wraps
 from typing import Any
 
+from celery.result import AsyncResult
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -537,11 +538,20 @@ READ_RTP = ("payouts.view_rtpobservation", "payouts.view_rtprun")
 def rtp(request: HttpRequest) -> HttpResponse:
     """The newest actual RTP of every table and paytable version beside its theoretical figure,
     alerts in red, and the chart of both."""
-    context = {
+    context: dict[str, Any] = {
         "observations": latest_rtp_observations(),
         "alerts": rtp_alerts(),
         "min_boxes": settings.RTP_OBSERVATION_MIN_BOXES,
     }
+    # An observation started on demand: the page follows its task until it ends.
+    task_id = request.GET.get("task", "")
+    if task_id:
+        result = AsyncResult(task_id)
+        context["task"] = {
+            "state": result.state,
+            "alerts": result.result if result.successful() else None,
+        }
+        context["measuring"] = result.state not in ("SUCCESS", "FAILURE")
     return render(request, "staff/rtp.html", context)
 
 

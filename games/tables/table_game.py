@@ -71,6 +71,18 @@ class Staked:
     bonus: Decimal = ZERO
 
 
+@dataclass(frozen=True)
+class ExpectedReturn:
+    """What the house expects to keep of each unit staked under a banked round's paytables, by
+    the RTP laboratory: on the game (ante and bet) and on the BONUS, each with the standard
+    deviation of one box's return per unit staked, the spread a few rounds' hold may show."""
+
+    game_edge: Decimal
+    game_spread: float
+    bonus_edge: Decimal = ZERO
+    bonus_spread: float = 0.0
+
+
 class TableGame(ABC):
     """One game as the shared code sees it. A subclass declares the class attributes and
     implements the methods; ``games.registry`` holds one instance of each."""
@@ -88,6 +100,14 @@ class TableGame(ABC):
     def top_round_payout(self, limits: TableLimits) -> Decimal | None:
         """The most one round at the top of these limits can cost the house's bankroll; None
         where players play against each other."""
+        return None
+
+    def expected_return(
+        self, bet_version_id: int | None, bonus_version_id: int | None
+    ) -> ExpectedReturn | None:
+        """What a banked round under these paytable versions is expected to keep for the house;
+        None where the laboratory has no figure for them, and where players play each other
+        (there the rake is the house's whole win)."""
         return None
 
     @abstractmethod

@@ -72,14 +72,16 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
                 return {401}
             if path.startswith("/api/v1/cage/") and role in ("player", "auditor"):
                 return {403}  # the permission is checked before the method
+            if path.startswith("/api/v1/staff/") and role in ("player", "auditor"):
+                return {403}  # only who may start RTP runs measures on demand
         return {405}  # a form's target: POST only
     if path == "/" or path.startswith(("/api/schema/", "/api/docs/")):
         return {200}
     if path.startswith("/api/v1/"):
         if role == "anonymous":
             return {401}
-        if path == "/api/v1/accounts/" and role == "player":
-            return {403}
+        if (path == "/api/v1/accounts/" or path.startswith("/api/v1/staff/")) and role == "player":
+            return {403}  # the ledger and the audit room are the staff's
         if path.endswith("/phh/"):
             return {400}  # the sample hands are still being played (FS-7)
         return {200}
@@ -114,6 +116,9 @@ def expected_post(route: Route, role: str) -> set[int]:
         return {204}  # anyone signed in may log out
     if path.startswith("/api/v1/cage/"):
         return {400} if role in ("pit", "admin_user") else {403}
+    if path.startswith("/api/v1/staff/"):
+        # An RTP measurement on demand: pit staff start it; auditors read, players are refused.
+        return {202} if role in ("pit", "admin_user") else {403}
     if role != "player":
         return {403}  # only players play: staff and auditors move no stakes
     if path.endswith("/leave/"):

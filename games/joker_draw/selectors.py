@@ -9,14 +9,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import BoxSettlement, Game, Round, RoundStatus, SettlementCorrection, Table
-from payouts.models import ChangeStatus, RtpObservation
+from games.models import (
+    BoxSettlement,
+    Game,
+    Round,
+    RoundStatus,
+    SettlementCorrection,
+    Table,
+    TableLimits,
+)
+from payouts.models import ChangeStatus, PaytableCategory, PaytableVersion, RtpObservation
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -54,6 +63,46 @@ def dealt_cards(round_: Round) -> list[tuple[int, str]]:
         else:
             dealt += zip(data["positions"], data["drawn"], strict=True)
     return sorted(dealt)
+
+
+@dataclass(frozen=True)
+class PaytableInForce:
+    """A paytable version in force at a table, its lines highest hand first."""
+
+    kind: str
+    version: PaytableVersion
+    lines: list[tuple[str, Fraction]]
+
+
+# Paytable lines by the hands they pay, strongest first (HR-1, HR-10, HR-6).
+_LINE_ORDER = {category: rank for rank, category in enumerate(reversed(PaytableCategory.values))}
+
+
+def paytables_in_force(limits: TableLimits) -> list[PaytableInForce]:
+    """The bet and BONUS paytable versions an opening at these limits would be settled by now
+    (the latest approved version of each paytable, JD-14), in two queries."""
+    paytables = {"bet": limits.bet_paytable_id, "bonus": limits.bonus_paytable_id}
+    versions = {
+        version.paytable_id: version
+        for version in PaytableVersion.objects.filter(
+            paytable_id__in=[pk for pk in paytables.values() if pk is not None],
+            status=ChangeStatus.APPROVED,
+        )
+        .order_by("paytable_id", "-number")
+        .distinct("paytable_id")
+        .prefetch_related("lines")
+    }
+    shown = []
+    for kind, paytable_id in paytables.items():
+        version = versions.get(paytable_id) if paytable_id is not None else None
+        if version is None:
+            continue
+        lines = sorted(
+            ((line.category, line.odds) for line in version.lines.all()),
+            key=lambda line: _LINE_ORDER[line[0]],
+        )
+        shown.append(PaytableInForce(kind=kind, version=version, lines=lines))
+    return shown
 
 
 def box_settlements(

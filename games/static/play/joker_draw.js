@@ -114,12 +114,13 @@
       section.appendChild(cardRow([], 5));
       return section;
     }
+    const named = h("p", { class: "hand-name", "data-testid": `hand-${box.box}` }, box.hand_name || "");
     if (deciding && act) {
-      section.append(...controlsView(round, box, act));
+      const [cards, ...controls] = controlsView(round, box, act);
+      section.append(cards, named, ...controls);
     } else {
-      section.appendChild(cardRow(box.cards));
+      section.append(cardRow(box.cards), named);
     }
-    section.appendChild(h("p", { class: "hand-name", "data-testid": `hand-${box.box}` }, box.hand_name || ""));
     if (box.exchanges) {
       section.appendChild(h("p", { class: "caption" },
         interpolate(ngettext("%(count)s exchange", "%(count)s exchanges", box.exchanges), { count: box.exchanges }, true)));

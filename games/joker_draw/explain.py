@@ -52,17 +52,21 @@ def _main_line(
         "bet": amount(result.bet),
     }
     if not joker_draw.dealer_qualifies(dealer):  # JD-10, JD-11
-        return _(
-            "Dealer does not qualify: ante pays %(odds)s (%(ante)s won), bet returned."
-        ) % {**words, "odds": odds(joker_draw.NO_GAME_ODDS)}
+        return _("Dealer does not qualify: ante pays %(odds)s (%(ante)s won), bet returned.") % {
+            **words,
+            "odds": odds(joker_draw.NO_GAME_ODDS),
+        }
     if dealer > value:
         return _("Dealer's %(dealer)s beats your %(hand)s: ante and bet lost.") % words
     if value > dealer:
         if result.bet_line is None:
-            return _(
-                "Your %(hand)s beats the dealer's %(dealer)s: ante pays 1:1 (%(ante)s won), "
-                "bet pays 1:1 (%(bet)s won): the paytable does not list this hand."
-            ) % words
+            return (
+                _(
+                    "Your %(hand)s beats the dealer's %(dealer)s: ante pays 1:1 (%(ante)s won), "
+                    "bet pays 1:1 (%(bet)s won): the paytable does not list this hand."
+                )
+                % words
+            )
         line_odds = dict(state.bet_paytable)[result.bet_line]
         return _(
             "Your %(hand)s beats the dealer's %(dealer)s: ante pays 1:1 (%(ante)s won), "

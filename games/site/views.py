@@ -65,7 +65,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "tables": [
                 {
                     "table": table,
-                    "limits": table.approved_limits[0] if table.approved_limits else None,
+                    # tables_for prefetches the approved limits, newest first.
+                    "limits": next(iter(getattr(table, "approved_limits", [])), None),
                     "players": players.get(table.pk, 0),
                 }
                 for table in tables
@@ -82,8 +83,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 # The rules pages by the name they have in page addresses, and the game each explains.
-RULES = {"joker-draw": Game.JOKER_DRAW, "stud": Game.SEVEN_CARD_STUD, "drawmaha": Game.DRAWMAHA}
-RULES_SLUGS = {game: slug for slug, game in RULES.items()}
+RULES: dict[str, str] = {
+    "joker-draw": Game.JOKER_DRAW,
+    "stud": Game.SEVEN_CARD_STUD,
+    "drawmaha": Game.DRAWMAHA,
+}
+RULES_SLUGS: dict[str, str] = {game: slug for slug, game in RULES.items()}
 
 
 def rules(request: HttpRequest, game: str) -> HttpResponse:

@@ -89,7 +89,7 @@ _NAMES = {
 
 
 def hand_name(value: HandValue) -> str:
-    """"Pair of jacks", "Flush, king high", "Royal flush", in the active language."""
+    """The hand's name in the active language: "Pair of jacks", "Flush, king high"."""
     if value.is_royal:
         return str(CATEGORY_NAMES["royal_flush"])
     ranks = value.ranks

@@ -53,9 +53,7 @@ def funded(player, pit):
 
 
 @pytest.fixture
-def open_page(
-    browser: Browser, live_server, browser_context_args
-) -> Iterator[Callable[..., Page]]:
+def open_page(browser: Browser, live_server, browser_context_args) -> Iterator[Callable[..., Page]]:
     """A page signed in as `user`, in `language`, `width` pixels wide and 800 high."""
     contexts: list[BrowserContext] = []
 
@@ -74,7 +72,11 @@ def open_page(
                     "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
                     "url": live_server.url,
                 },
-                {"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url},
+                {
+                    "name": django_settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "url": live_server.url,
+                },
             ]
         )
         contexts.append(context)
@@ -106,8 +108,10 @@ def inside_viewport(page: Page, selector: str, width: int) -> None:
     for element in page.locator(selector).all():
         box = element.bounding_box()
         assert box is not None, selector
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
-        assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
+        assert box["x"] >= 0, (selector, box)
+        assert box["x"] + box["width"] <= width + 0.5, (selector, box)
+        assert box["y"] >= 0, (selector, box)
+        assert box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
 
 
 def no_sideways_scroll(page: Page, width: int) -> None:
@@ -143,7 +147,9 @@ def test_a_whole_round_on_one_screen_in_words_with_costs_and_the_keyboard_kept(
     # Each button says what it costs (JD-5): a bet of twice the ante, an exchange of one ante.
     bet = page.locator(".to-act button.bet")
     expect(bet).to_have_text(
-        script_text(page, "interpolate(gettext('Bet %(amount)s'), {amount: casinoPage.shown(60)}, true)")
+        script_text(
+            page, "interpolate(gettext('Bet %(amount)s'), {amount: casinoPage.shown(60)}, true)"
+        )
     )
     assert shown(page, "0.60") in bet.inner_text()
     if width == 1280:
@@ -156,7 +162,9 @@ def test_a_whole_round_on_one_screen_in_words_with_costs_and_the_keyboard_kept(
         no_sideways_scroll(page, width)
         for button in page.locator(".to-act button").all():
             box = button.bounding_box()
-            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert box is not None
+            assert box["x"] >= 0
+            assert box["x"] + box["width"] <= width
 
     # Picking by keyboard marks the cards EXCHANGE, in words and a shape, never HOLD.
     picks = box_1.locator("button.card-pick")
@@ -236,7 +244,9 @@ def test_the_paytables_in_force_and_the_rules_are_beside_the_table(
     expect(rows.last).to_contain_text(bottom)
     expect(page.get_by_test_id("paytable-bonus").locator("tr").first).to_contain_text("2000:1")
     page.get_by_test_id("rules-link").click()
-    expect(page.get_by_role("heading", name=in_language(language, "The dealer's fixed draw"))).to_be_visible()
+    expect(
+        page.get_by_role("heading", name=in_language(language, "The dealer's fixed draw"))
+    ).to_be_visible()
     if width == 390:
         no_sideways_scroll(page, width)
 

@@ -91,9 +91,7 @@ def test_a_dealer_without_a_game_pays_the_ante_two_to_three_and_returns_the_bet(
 def test_a_higher_dealer_hand_takes_ante_and_bet():  # JD-11
     # The dealer's three aces exchange two (JD-9.1) for 2c 4d.
     lines = play("Kc Kd 4h 7s 9c", "Ac Ad Ah 3s 5d", joker_draw.Bet(1), then="2c 4d")
-    assert lines == [
-        "Dealer's Three of a kind, aces beats your Pair of kings: ante and bet lost."
-    ]
+    assert lines == ["Dealer's Three of a kind, aces beats your Pair of kings: ante and bet lost."]
 
 
 def test_a_winning_box_names_the_paytable_line_that_paid_its_bet():  # JD-11, JD-14
@@ -111,9 +109,9 @@ def test_a_winning_hand_the_paytable_does_not_list_is_paid_one_to_one():  # JD-1
     lines = play(
         "Kc Kd Ks 7s 9c", "Jc Jd 4h 7c 2d", joker_draw.Bet(1), then="3c 5h 8d", bet=without_trips
     )
-    assert lines[0].endswith(
-        "bet pays 1:1 (0.60 won): the paytable does not list this hand."
-    ), lines
+    assert lines[0].endswith("bet pays 1:1 (0.60 won): the paytable does not list this hand."), (
+        lines
+    )
 
 
 def test_equal_hands_push():  # JD-11, HR-9

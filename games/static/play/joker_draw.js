@@ -47,7 +47,7 @@
   /* The box's stakes beside its cards, as chips with their amounts written on. */
   function stakesView(box) {
     const chip = (label, value, kind) => h("li", { class: `chip ${kind}` },
-      h("span", { class: "chip-label" }, label), h("span", { class: "chip-amount" }, shown(cents(value))));
+      h("span", { class: "chip-label" }, label), " ", h("span", { class: "chip-amount" }, shown(cents(value))));
     return h("ul", { class: "stakes", "aria-label": gettext("Stakes") },
       chip(gettext("Ante"), box.ante, "ante"),
       box.bet ? chip(pgettext("stake", "Bet"), box.bet, "bet") : null,

@@ -168,8 +168,11 @@
     }
     const total = roundTotal(round);
     const lines = round.boxes.flatMap((b) => b.explanation || []).join(" ");
-    return `${interpolate(gettext("Dealer: %(hand)s."), { hand: round.dealer.hand_name }, true)} ${lines} ${
-      interpolate(gettext("Round over: %(amount)s."), { amount: signedShown(total) }, true)}`;
+    return [
+      interpolate(gettext("Dealer: %(hand)s."), { hand: round.dealer.hand_name }, true),
+      lines,
+      interpolate(gettext("Round over: %(amount)s."), { amount: signedShown(total) }, true),
+    ].join(" ");
   }
 
   // The table page -----------------------------------------------------------------------------
@@ -265,7 +268,7 @@
         show(round);
         await showBalance();
         await loadSeeds();  // the next nonce
-        api.announce(`${gettext("Cards dealt.")} ${summary(round)}`);
+        api.announce([gettext("Cards dealt."), summary(round)].join(" "));
       } catch (error) {
         stakeError.textContent = error.message;
       }

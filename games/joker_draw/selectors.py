@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from games.models import (
@@ -25,7 +25,13 @@ from games.models import (
     Table,
     TableLimits,
 )
-from payouts.models import ChangeStatus, PaytableCategory, PaytableVersion, RtpObservation
+from payouts.models import (
+    ChangeStatus,
+    PaytableCategory,
+    PaytableLine,
+    PaytableVersion,
+    RtpObservation,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -80,29 +86,33 @@ _LINE_ORDER = {category: rank for rank, category in enumerate(reversed(PaytableC
 
 def paytables_in_force(limits: TableLimits) -> list[PaytableInForce]:
     """The bet and BONUS paytable versions an opening at these limits would be settled by now
-    (the latest approved version of each paytable, JD-14), in two queries."""
+    (the latest approved version of each paytable, JD-14), with their lines, in one query."""
     paytables = {"bet": limits.bet_paytable_id, "bonus": limits.bonus_paytable_id}
-    versions = {
-        version.paytable_id: version
-        for version in PaytableVersion.objects.filter(
-            paytable_id__in=[pk for pk in paytables.values() if pk is not None],
-            status=ChangeStatus.APPROVED,
+    in_force = (
+        PaytableVersion.objects.filter(
+            paytable_id=OuterRef("version__paytable_id"), status=ChangeStatus.APPROVED
         )
-        .order_by("paytable_id", "-number")
-        .distinct("paytable_id")
-        .prefetch_related("lines")
-    }
-    shown = []
-    for kind, paytable_id in paytables.items():
-        version = versions.get(paytable_id) if paytable_id is not None else None
-        if version is None:
-            continue
-        lines = sorted(
-            ((line.category, line.odds) for line in version.lines.all()),
-            key=lambda line: _LINE_ORDER[line[0]],
+        .order_by("-number")
+        .values("pk")[:1]
+    )
+    lines = PaytableLine.objects.filter(
+        version__paytable_id__in=[pk for pk in paytables.values() if pk is not None],
+        version_id=Subquery(in_force),
+    ).select_related("version")
+    versions: dict[int, PaytableVersion] = {}
+    odds: dict[int, list[tuple[str, Fraction]]] = defaultdict(list)
+    for line in lines:
+        versions[line.version.paytable_id] = line.version
+        odds[line.version.paytable_id].append((line.category, line.odds))
+    return [
+        PaytableInForce(
+            kind=kind,
+            version=versions[paytable_id],
+            lines=sorted(odds[paytable_id], key=lambda line: _LINE_ORDER[line[0]]),
         )
-        shown.append(PaytableInForce(kind=kind, version=version, lines=lines))
-    return shown
+        for kind, paytable_id in paytables.items()
+        if paytable_id in versions
+    ]
 
 
 def box_settlements(

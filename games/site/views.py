@@ -39,7 +39,8 @@ WALLET_ENTRIES = 50
 
 def _table(request: HttpRequest, pk: int, game: str) -> tuple[Table, TableLimits]:
     table = selectors.tables_for(request.user, game=game).filter(pk=pk).first()
-    limits = table.active_limits() if table else None
+    # tables_for prefetches the approved limits, newest first.
+    limits = next(iter(getattr(table, "approved_limits", [])), None)
     if table is None or limits is None:
         raise Http404("No such table.")
     return table, limits
@@ -65,7 +66,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "tables": [
                 {
                     "table": table,
-                    # tables_for prefetches the approved limits, newest first.
                     "limits": next(iter(getattr(table, "approved_limits", [])), None),
                     "players": players.get(table.pk, 0),
                 }

@@ -37,10 +37,14 @@ RECALL_SIZE = 20
 WALLET_ENTRIES = 50
 
 
+def _limits_in_force(table: Table | None) -> TableLimits | None:
+    """The table's latest approved limits, from what `tables_for` prefetched (newest first)."""
+    return next(iter(getattr(table, "approved_limits", [])), None)
+
+
 def _table(request: HttpRequest, pk: int, game: str) -> tuple[Table, TableLimits]:
     table = selectors.tables_for(request.user, game=game).filter(pk=pk).first()
-    # tables_for prefetches the approved limits, newest first.
-    limits = next(iter(getattr(table, "approved_limits", [])), None)
+    limits = _limits_in_force(table)
     if table is None or limits is None:
         raise Http404("No such table.")
     return table, limits
@@ -66,7 +70,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "tables": [
                 {
                     "table": table,
-                    "limits": next(iter(getattr(table, "approved_limits", [])), None),
+                    "limits": _limits_in_force(table),
                     "players": players.get(table.pk, 0),
                 }
                 for table in tables

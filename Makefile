@@ -26,7 +26,8 @@ bench: install
 	$(BIN)/python benchmarks/bench_hands.py; hands=$$?; \
 	$(BIN)/python benchmarks/bench_joker_draw.py; rounds=$$?; \
 	$(BIN)/python benchmarks/bench_rtp.py; rtp=$$?; \
-	exit $$((hands || rounds || rtp))
+	$(BIN)/python benchmarks/bench_pages.py; pages=$$?; \
+	exit $$((hands || rounds || rtp || pages))
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy . && $(BIN)/lint-imports

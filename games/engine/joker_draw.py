@@ -64,6 +64,7 @@ class Box:
     cards: tuple[Card, ...]
     exchanges: int = 0
     status: BoxStatus = BoxStatus.DECIDING
+    timed_out: bool = False  # folded by the decision timer, so the player is told why
 
     @property
     def ante(self) -> Decimal:
@@ -244,7 +245,7 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
         )
     events: list[Event]
     if isinstance(action, Fold):
-        box = replace(box, status=BoxStatus.FOLDED)
+        box = replace(box, status=BoxStatus.FOLDED, timed_out=action.timed_out)
         events = [
             Event(
                 "fold", {"box": box.number, "ante": _money(box.ante), "timed_out": action.timed_out}
@@ -584,6 +585,8 @@ def to_json(state: RoundState) -> dict[str, Any]:
                 "cards": cards_to_json(box.cards),
                 "exchanges": box.exchanges,
                 "status": box.status.value,
+                # Only when set: states stored before the flag read the same.
+                **({"timed_out": True} if box.timed_out else {}),
             }
             for box in state.boxes
         ],
@@ -613,6 +616,7 @@ def from_json(data: Mapping[str, Any]) -> RoundState:
                 cards=cards_from_json(box["cards"]),
                 exchanges=box["exchanges"],
                 status=BoxStatus(box["status"]),
+                timed_out=box.get("timed_out", False),
             )
             for box in data["boxes"]
         ),

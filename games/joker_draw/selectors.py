@@ -9,14 +9,29 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from games.models import BoxSettlement, Game, Round, RoundStatus, SettlementCorrection, Table
-from payouts.models import ChangeStatus, RtpObservation
+from games.models import (
+    BoxSettlement,
+    Game,
+    Round,
+    RoundStatus,
+    SettlementCorrection,
+    Table,
+    TableLimits,
+)
+from payouts.models import (
+    ChangeStatus,
+    PaytableCategory,
+    PaytableLine,
+    PaytableVersion,
+    RtpObservation,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -54,6 +69,50 @@ def dealt_cards(round_: Round) -> list[tuple[int, str]]:
         else:
             dealt += zip(data["positions"], data["drawn"], strict=True)
     return sorted(dealt)
+
+
+@dataclass(frozen=True)
+class PaytableInForce:
+    """A paytable version in force at a table, its lines highest hand first."""
+
+    kind: str
+    version: PaytableVersion
+    lines: list[tuple[str, Fraction]]
+
+
+# Paytable lines by the hands they pay, strongest first (HR-1, HR-10, HR-6).
+_LINE_ORDER = {category: rank for rank, category in enumerate(reversed(PaytableCategory.values))}
+
+
+def paytables_in_force(limits: TableLimits) -> list[PaytableInForce]:
+    """The bet and BONUS paytable versions an opening at these limits would be settled by now
+    (the latest approved version of each paytable, JD-14), with their lines, in one query."""
+    paytables = {"bet": limits.bet_paytable_id, "bonus": limits.bonus_paytable_id}
+    in_force = (
+        PaytableVersion.objects.filter(
+            paytable_id=OuterRef("version__paytable_id"), status=ChangeStatus.APPROVED
+        )
+        .order_by("-number")
+        .values("pk")[:1]
+    )
+    lines = PaytableLine.objects.filter(
+        version__paytable_id__in=[pk for pk in paytables.values() if pk is not None],
+        version_id=Subquery(in_force),
+    ).select_related("version")
+    versions: dict[int, PaytableVersion] = {}
+    odds: dict[int, list[tuple[str, Fraction]]] = defaultdict(list)
+    for line in lines:
+        versions[line.version.paytable_id] = line.version
+        odds[line.version.paytable_id].append((line.category, line.odds))
+    return [
+        PaytableInForce(
+            kind=kind,
+            version=versions[paytable_id],
+            lines=sorted(odds[paytable_id], key=lambda line: _LINE_ORDER[line[0]]),
+        )
+        for kind, paytable_id in paytables.items()
+        if paytable_id in versions
+    ]
 
 
 def box_settlements(

@@ -12,7 +12,10 @@ from typing import Any
 from rest_framework import serializers
 
 from games.engine import joker_draw
+from games.engine.hands import evaluate
+from games.joker_draw import explain
 from games.models import Round, RoundStatus
+from games.tables.hand_names import hand_name
 from payouts.models import PaytableVersion
 from payouts.serializers import AmountField
 
@@ -45,6 +48,9 @@ def round_json(
             "exchanges": box.exchanges,
             "status": box.status.value,
         }
+        if shows_cards:
+            # The hand named while the player decides, in the reader's language.
+            shown["hand_name"] = hand_name(evaluate(box.cards))
         if settled:
             result = results[box.number]
             shown.update(
@@ -59,6 +65,7 @@ def round_json(
                     "bonus": f"{result.bonus:.2f}",
                     "total": f"{result.total:.2f}",
                 },
+                explanation=explain.box_lines(box, result, state),
             )
         boxes.append(shown)
     data: dict[str, Any] = {
@@ -91,6 +98,7 @@ def round_json(
                 "final": [str(card) for card in state.dealer_final],
                 "category": dealer.category,
                 "hand": dealer.name,
+                "hand_name": hand_name(dealer),
                 "qualifies": joker_draw.dealer_qualifies(dealer),
             },
         )
@@ -100,6 +108,7 @@ def round_json(
         data["server_seed"] = server_seed
     if round_.status == RoundStatus.VOIDED:
         data["void_reason"] = round_.void_reason
+        data["explanation"] = explain.voided_line()
     return data
 
 

@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 
 from casino.http.permissions import acting_user
 from games import registry
-from games.joker_draw.selectors import dealt_cards
+from games.joker_draw import explain
+from games.joker_draw.selectors import dealt_cards, paytables_in_force
 from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
 from games.peer.game import PeerTableGame
 from games.peer.selectors import peer_dealt_cards
-from games.tables import live, selectors
+from games.tables import hand_names, live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
@@ -36,9 +37,14 @@ RECALL_SIZE = 20
 WALLET_ENTRIES = 50
 
 
+def _limits_in_force(table: Table | None) -> TableLimits | None:
+    """The table's latest approved limits, from what `tables_for` prefetched (newest first)."""
+    return next(iter(getattr(table, "approved_limits", [])), None)
+
+
 def _table(request: HttpRequest, pk: int, game: str) -> tuple[Table, TableLimits]:
     table = selectors.tables_for(request.user, game=game).filter(pk=pk).first()
-    limits = table.active_limits() if table else None
+    limits = _limits_in_force(table)
     if table is None or limits is None:
         raise Http404("No such table.")
     return table, limits
@@ -52,20 +58,52 @@ def _limits_shown(table: Table) -> list[tuple[str, Any]]:
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
+    """Tables by game with their stakes in words and who is at them, and the player's balance.
+    The house's settings (RTP bands, timers, paytable names) are not a player's business."""
     tables = list(selectors.tables_for(request.user))
+    players = selectors.players_at_tables()
     games = [
         {
             "label": label,
             "game": game,
+            "rules": RULES_SLUGS[game],
             "tables": [
-                {"table": table, "limits": _limits_shown(table)}
+                {
+                    "table": table,
+                    "limits": _limits_in_force(table),
+                    "players": players.get(table.pk, 0),
+                }
                 for table in tables
                 if table.game == game
             ],
         }
         for game, label in Game.choices
     ]
-    return render(request, "play/lobby.html", {"games": games})
+    return render(
+        request,
+        "play/lobby.html",
+        {"games": games, "wallets": money.wallets_of(acting_user(request))},
+    )
+
+
+# The rules pages by the name they have in page addresses, and the game each explains.
+RULES: dict[str, str] = {
+    "joker-draw": Game.JOKER_DRAW,
+    "stud": Game.SEVEN_CARD_STUD,
+    "drawmaha": Game.DRAWMAHA,
+}
+RULES_SLUGS: dict[str, str] = {game: slug for slug, game in RULES.items()}
+
+
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rules in our own words, open to anyone: nothing on them is secret."""
+    if game not in RULES:
+        raise Http404("No such game.")
+    return render(
+        request,
+        f"play/rules/{RULES[game]}.html",
+        {"label": Game(RULES[game]).label, "rules": RULES_SLUGS},
+    )
 
 
 @login_required
@@ -149,6 +187,8 @@ def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
 
 @login_required
 def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The joker draw table: the felt the script deals on, the stakes' limits, the paytables
+    in force beside it and the seed pair's commitment (FS-2)."""
     table, limits = _table(request, pk, Game.JOKER_DRAW)
     return render(
         request,
@@ -156,8 +196,18 @@ def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "table": table,
             "limits": limits,
-            "limits_shown": _limits_shown(table),
             "boxes": range(1, (limits.boxes_per_round or 1) + 1),
+            "paytables": [
+                {
+                    "kind": paytable.kind,
+                    "version": paytable.version.number,
+                    "lines": [
+                        (hand_names.category_name(line), explain.odds(odds))
+                        for line, odds in paytable.lines
+                    ],
+                }
+                for paytable in paytables_in_force(limits)
+            ],
         },
     )
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, cast
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
@@ -50,6 +50,22 @@ def tables_for(user: User | AnonymousUser, *, game: str | None = None) -> QueryS
     if game:
         tables = tables.filter(game=game)
     return tables.order_by("game", "currency", "name")
+
+
+def players_at_tables() -> dict[int, int]:
+    """How many players each table has now: seated at a peer table, with a round in play at a
+    banked one. Tables nobody is at are left out."""
+    seated = (
+        Seat.objects.exclude(status=SeatStatus.LEFT)
+        .values("table_id")
+        .annotate(players=Count("player_id", distinct=True))
+    )
+    playing = (
+        Round.objects.filter(status=RoundStatus.DECIDING, player__isnull=False)
+        .values("table_id")
+        .annotate(players=Count("player_id", distinct=True))
+    )
+    return {row["table_id"]: row["players"] for row in [*seated, *playing]}
 
 
 def rounds_for(

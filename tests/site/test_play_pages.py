@@ -92,9 +92,9 @@ def test_lobby_lists_open_tables_of_each_game_with_their_limits(
     assert f'href="/play/stud/{stud_table.pk}/"' in page
     assert f'href="/play/drawmaha/{drawmaha_table.pk}/"' in page
     assert "Closed DM" not in page  # players see open tables only
-    assert "<dt>min ante</dt><dd>0.30</dd>" in page
-    assert "<dt>big bet</dt><dd>10.00</dd>" in page
-    assert "<dt>big blind</dt><dd>2.00</dd>" in page
+    assert "Ante from 0.30 to 12.00 USD" in page
+    assert "Fixed limit 5.00/10.00 USD" in page
+    assert "Pot limit, blinds 1.00/2.00 USD" in page
 
 
 def test_joker_table_form_carries_the_limits_in_force(player, joker_table):

@@ -4,15 +4,19 @@
 (function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
+  // Card names for screen readers, in the page's language (Django's JavaScript catalogue).
   const RANK_NAMES = {
-    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine",
-    T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace",
+    2: pgettext("card name", "Two"), 3: pgettext("card name", "Three"), 4: pgettext("card name", "Four"),
+    5: pgettext("card name", "Five"), 6: pgettext("card name", "Six"), 7: pgettext("card name", "Seven"),
+    8: pgettext("card name", "Eight"), 9: pgettext("card name", "Nine"), T: pgettext("card name", "Ten"),
+    J: pgettext("card name", "Jack"), Q: pgettext("card name", "Queen"), K: pgettext("card name", "King"),
+    A: pgettext("card name", "Ace"),
   };
   const SUITS = {
-    c: { name: "clubs", symbol: "\u2663", colour: "#1b7a3a" },
-    d: { name: "diamonds", symbol: "\u2666", colour: "#1f5fbf" },
-    h: { name: "hearts", symbol: "\u2665", colour: "#c8102e" },
-    s: { name: "spades", symbol: "\u2660", colour: "#1a1a1a" },
+    c: { name: pgettext("card name", "clubs"), symbol: "\u2663", colour: "#1b7a3a" },
+    d: { name: pgettext("card name", "diamonds"), symbol: "\u2666", colour: "#1f5fbf" },
+    h: { name: pgettext("card name", "hearts"), symbol: "\u2665", colour: "#c8102e" },
+    s: { name: pgettext("card name", "spades"), symbol: "\u2660", colour: "#1a1a1a" },
   };
 
   function el(name, attrs, text) {
@@ -23,8 +27,8 @@
   }
 
   function cardName(code) {
-    if (code === "JK") return "Joker";
-    return `${RANK_NAMES[code[0]]} of ${SUITS[code[1]].name}`;
+    if (code === "JK") return gettext("Joker");
+    return interpolate(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAMES[code[0]], suit: SUITS[code[1]].name }, true);
   }
 
   function frame(label) {
@@ -36,7 +40,7 @@
   /* One card as an <svg>; null or undefined draws a face-down back. */
   function cardSvg(code) {
     if (!code) {
-      const svg = frame("Face-down card");
+      const svg = frame(gettext("Face-down card"));
       svg.classList.add("back");
       svg.appendChild(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, fill: "#24407a", stroke: "#0f2147" }));
       svg.appendChild(el("rect", { x: 5, y: 5, width: 50, height: 74, rx: 3, fill: "none", stroke: "#c9d6f2", "stroke-width": 1.5 }));
@@ -73,7 +77,9 @@
     return row;
   }
 
-  /* Cards the player can pick (to exchange): real toggle buttons, usable by keyboard. */
+  /* Cards the player can pick (to exchange): real toggle buttons, usable by keyboard. A picked
+     card is lifted and wears the word EXCHANGE on a struck-through band, so the mark is read,
+     not told by colour, and cannot pass for a HOLD. */
   function pickableRow(codes, onChange) {
     const row = document.createElement("div");
     row.className = "cards pickable";
@@ -82,9 +88,14 @@
       button.type = "button";
       button.className = "card-pick";
       button.setAttribute("aria-pressed", "false");
-      button.setAttribute("aria-label", `Pick ${cardName(code)} to exchange`);
+      button.setAttribute("aria-label", interpolate(gettext("Exchange %(card)s"), { card: cardName(code) }, true));
       button.dataset.card = code;
       button.appendChild(cardSvg(code));
+      const mark = document.createElement("span");
+      mark.className = "exchange-mark";
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = pgettext("card picked to be exchanged", "EXCHANGE");
+      button.appendChild(mark);
       button.addEventListener("click", () => {
         const picked = button.getAttribute("aria-pressed") !== "true";
         button.setAttribute("aria-pressed", String(picked));

@@ -34,5 +34,12 @@
     return value > 0 ? `+${money(value)}` : money(value);
   }
 
-  window.casinoPage = { h, cents, money, signed };
+  /* Whole cents as the page's language writes them ("1,20" in Russian and Swedish); only the
+     decimal mark changes, so no amount passes through a float. */
+  function shown(value) {
+    const mark = (1.5).toLocaleString(document.documentElement.lang || undefined).charAt(1);
+    return money(value).replace(".", mark);
+  }
+
+  window.casinoPage = { h, cents, money, signed, shown };
 })();

@@ -75,6 +75,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "casino.urls"
 
+# The admin's list of recorded changes, in words (who, what, old -> new, why).
+PGHISTORY_ADMIN_CLASS = "games.staff.events_admin.EventsAdmin"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",

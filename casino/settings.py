@@ -166,6 +166,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per set of choices that several shapes share.
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": "games.models.TableStatus",
+        "ChangeStatusEnum": "payouts.models.ChangeStatus",
+    },
 }
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)

@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("payouts.urls")),
     path("", include("games.tables.urls")),
     *(path("", include(game.api_urls)) for game in registry.GAMES),
+    path("staff/", include("games.staff.pit_api")),
 ]
 
 urlpatterns = [

@@ -8,8 +8,8 @@ from typing import Any
 import pghistory.admin
 from django.apps import apps
 from django.contrib import admin
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.tables.history import event_changes
@@ -39,7 +39,7 @@ class EventsAdmin(pghistory.admin.EventsAdmin):
     def change(self, event: Any) -> SafeString:
         changes = self._described(event)[1]
         return format_html_join(
-            format_html("<br>"), "{}: {} → {}", ((c.label, c.old, c.new) for c in changes)
+            mark_safe("<br>"), "{}: {} → {}", ((c.label, c.old, c.new) for c in changes)
         )
 
     @admin.display(description=_("why"))

@@ -193,7 +193,9 @@ class TableStatusChange(APIView):
         return Response(StaffTableSerializer(table).data)
 
 
-class HistoryEntrySerializer(serializers.Serializer[HistoryEntry]):
+class HistoryEntrySerializer(serializers.Serializer[Any]):
+    """One entry of a history (``games.tables.history.HistoryEntry``)."""
+
     at = serializers.DateTimeField()
     who = serializers.CharField()
     subject = serializers.CharField()

@@ -45,8 +45,12 @@ class StaffTableSerializer(serializers.ModelSerializer[Table]):
 
 
 class LimitsVersionSerializer(serializers.ModelSerializer[TableLimits]):
-    proposed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    approved_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    proposed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+    approved_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
     limits = serializers.SerializerMethodField()
 
     class Meta:
@@ -60,7 +64,7 @@ class LimitsVersionSerializer(serializers.ModelSerializer[TableLimits]):
         return limit_values(version, version.table.game)
 
 
-def limits_serializer(game: str) -> serializers.Serializer[None]:
+def limits_serializer(game: str) -> type[serializers.Serializer[Any]]:
     """The limits a proposal of ``game``'s tables sends: money as strings with two places,
     paytables by name; each may be left out (the rules then say what is missing)."""
     fields: dict[str, serializers.Field[Any, Any, Any, Any]] = {}
@@ -83,7 +87,7 @@ def limits_serializer(game: str) -> serializers.Serializer[None]:
             fields[name] = serializers.BooleanField(**options)
         else:
             fields[name] = serializers.IntegerField(min_value=1, max_value=32767, **options)
-    return type("LimitsProposal", (serializers.Serializer,), fields)  # type: ignore[return-value]
+    return type("LimitsProposal", (serializers.Serializer,), fields)
 
 
 class LimitsProposalSerializer(serializers.Serializer[None]):
@@ -95,9 +99,15 @@ class LimitsProposalSerializer(serializers.Serializer[None]):
 
 
 class PaytableVersionSerializer(serializers.ModelSerializer[PaytableVersion]):
-    paytable = serializers.SlugRelatedField(slug_field="name", read_only=True)
-    proposed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    approved_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    paytable: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="name", read_only=True
+    )
+    proposed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+    approved_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
     lines = serializers.SerializerMethodField()
 
     class Meta:

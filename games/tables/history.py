@@ -189,7 +189,7 @@ def _event_model(model: type[models.Model]) -> type[models.Model]:
 
 def _rows(model: type[models.Model], **filters: Any) -> list[dict[str, Any]]:
     """The tracked model's events as dicts of its columns and the change's context."""
-    events = _event_model(model).objects.filter(**filters).order_by("pgh_id")
+    events = _event_model(model)._default_manager.filter(**filters).order_by("pgh_id")
     return [
         {**row, "context": row.pop("pgh_context__metadata") or {}}
         for row in events.values(*_columns(model), "pgh_id", "pgh_obj_id", "pgh_label",

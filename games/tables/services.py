@@ -31,7 +31,7 @@ def create_table(*, name: str, game: str, currency: str, by: User, reason: str) 
         errors["name"] = _("Name the table.")
     elif len(name) > Table._meta.get_field("name").max_length:  # type: ignore[operator]
         errors["name"] = _("A table's name is at most 80 characters.")
-    elif Table.objects.filter(name__iexact=name).exists():
+    elif Table.objects.filter(name=name).exists():
         errors["name"] = _("There is a table called %(name)s already.") % {"name": name}
     if game not in {registered.code for registered in all_games()}:
         errors["game"] = _("%(game)s is not a game of the house.") % {"game": game}

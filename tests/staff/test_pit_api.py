@@ -127,7 +127,7 @@ def test_a_bad_table_is_refused_naming_the_field(pit, body, field, code):
 
 def test_a_second_table_of_the_same_name_is_refused(pit):
     new_stud_table(pit, "Twin")
-    response = post(pit, "/tables/", {"name": "twin", "game": "drawmaha", "currency": "USD",
+    response = post(pit, "/tables/", {"name": "Twin", "game": "drawmaha", "currency": "USD",
                                       "reason": "again"}, key="twin-2")  # fmt: skip
     assert (response.status_code, list(response.json()["errors"])) == (400, ["name"])
     assert Table.objects.count() == 1

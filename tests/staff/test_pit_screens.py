@@ -93,8 +93,8 @@ def test_a_table_that_cannot_be_created_says_why_next_to_the_field(pit, changes,
 def test_a_second_table_of_one_name_is_refused_next_to_the_name(pit):
     body = {"name": "Twin", "game": "drawmaha", "currency": "USD", "reason": "r"}
     signed_in(pit).post("/staff/tables/new/", body)
-    again = signed_in(pit).post("/staff/tables/new/", {**body, "name": "twin"})
-    assert field_error(again, "name") == "There is a table called twin already."
+    again = signed_in(pit).post("/staff/tables/new/", body)
+    assert field_error(again, "name") == "There is a table called Twin already."
     assert Table.objects.count() == 1
 
 
@@ -185,3 +185,11 @@ def test_the_paytable_history_page_lists_versions(default_paytables, pit):
     page = signed_in(pit).get(f"/staff/paytables/{bonus.pk}/history/").content.decode()
     assert f"{bonus.name} v1" in page
     assert ChangeStatus.APPROVED in page
+
+
+def test_a_tables_history_in_the_admin_is_the_recorded_one(joker_table, admin_user):
+    page = signed_in(admin_user).get(f"/admin/games/table/{joker_table.pk}/history/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "doesn’t have a change history" not in text
+    assert re.search(r"status: <del>closed</del> → <ins>open</ins>", text)

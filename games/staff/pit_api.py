@@ -15,6 +15,7 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -67,7 +68,7 @@ def StaffAccess(read: tuple[str, ...], write: tuple[str, ...] = ()) -> type[Base
     ``write`` too: auditors read only, players reach nothing."""
 
     class _Access(BasePermission):
-        message = "Staff only: this needs the permissions of the pit."
+        message = gettext_lazy("Staff only: this needs the permissions of the pit.")
 
         def has_permission(self, request: Request, view: Any) -> bool:
             needed = read if request.method in SAFE_METHODS else (*read, *write)

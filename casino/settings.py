@@ -79,6 +79,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "casino.urls"
 
+# The admin's list of recorded changes, in words (who, what, old -> new, why).
+PGHISTORY_ADMIN_CLASS = "games.staff.events_admin.EventsAdmin"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -174,6 +177,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per set of choices that several shapes share.
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": "games.models.TableStatus",
+        "ChangeStatusEnum": "payouts.models.ChangeStatus",
+    },
 }
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)

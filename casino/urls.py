@@ -16,6 +16,7 @@ api_v1 = [
     path("", include("games.tables.urls")),
     *(path("", include(game.api_urls)) for game in registry.GAMES),
     path("staff/", include("games.staff.audit_api")),
+    path("staff/", include("games.staff.pit_api")),
 ]
 
 urlpatterns = [

@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -32,6 +32,7 @@ from games.models import (
     TableStatus,
 )
 from games.tables import services
+from games.tables.history import table_history
 from games.tables.limits import all_limit_fields, validate_limits
 from games.tables.table_game import game_of
 from payouts.services import ChangeRefused
@@ -62,6 +63,17 @@ class TableAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     inlines = (TableLimitsInline,)
     actions = ("open_tables", "close_tables")
+    # Its history is the database triggers' record, in words (games.tables.history).
+    object_history_template = "admin/games/table/object_history.html"
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        table = self.get_object(request, object_id)
+        history = table_history(table) if table is not None else []
+        return super().history_view(
+            request, object_id, {**(extra_context or {}), "history": history}
+        )
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: Table | None = None

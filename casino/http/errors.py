@@ -36,6 +36,16 @@ def _first_message(errors: Any) -> str:
     return str(errors)
 
 
+def _first_code(codes: Any) -> str:
+    """The stable code of a refusal: the first one its fields carry ("invalid" when none)."""
+    if isinstance(codes, dict):
+        for value in codes.values():
+            return _first_code(value)
+    if isinstance(codes, list) and codes:
+        return _first_code(codes[0])
+    return codes if isinstance(codes, str) else "invalid"
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Refused):
         exc = _refusal(exc.status, exc.messages(), exc.code)
@@ -50,7 +60,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
         response.data = {
             "detail": _first_message(errors),
-            "code": _first_message(exc.get_codes()),
+            "code": _first_code(exc.get_codes()),
             "errors": errors,
         }
     return response

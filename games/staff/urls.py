@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.staff import audit_views, views
+from games.staff import audit_views, pit_views, views
 
 app_name = "staff"
 
@@ -25,6 +25,12 @@ urlpatterns = [
     path("ledger/", views.ledger, name="ledger"),
     path("rtp/", views.rtp, name="rtp"),
     path("rtp/chart.png", views.rtp_chart, name="rtp-chart"),
+    path("tables/new/", pit_views.create_table, name="create-table"),
+    path("tables/<int:pk>/", pit_views.table_page, name="table"),
+    path("paytables/versions/<int:pk>/", pit_views.paytable_version, name="paytable-version"),
+    path("paytables/versions/<int:pk>/rtp/", pit_views.compute_rtp, name="compute-rtp"),
+    path("paytables/<int:pk>/history/", pit_views.paytable_history_page, name="paytable-history"),
+    path("rtp/runs/<int:pk>/progress/", pit_views.rtp_run_progress, name="rtp-progress"),
 ]
 
 # The audit room (games.staff.audit_views).

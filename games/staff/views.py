@@ -31,6 +31,7 @@ from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
 from games.engine import fairness
 from games.joker_draw import corrections
+from games.joker_draw.paytable_selectors import lines_in_rank_order
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
 from games.joker_draw.selectors import (
@@ -56,6 +57,7 @@ from games.staff.forms import (
     add_refusal,
     limits_form,
 )
+from games.staff.table_page import render_table_page
 from games.tables import services as table_services
 from games.tables.replay import replay_round
 from games.tables.selectors import (
@@ -114,7 +116,7 @@ def requires(*perms: str) -> Callable[[View], View]:
 @require_GET
 @requires(RUN_THE_PIT)
 def live(request: HttpRequest) -> HttpResponse:
-    return _live_page(request, TableStatusForm())
+    return render(request, "staff/live.html", _live_context())
 
 
 @require_GET
@@ -141,16 +143,15 @@ def table_status(request: HttpRequest, pk: int) -> HttpResponse:
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
         else:
-            messages.success(request, f"{table} is {form.cleaned_data['status']}.")
-            return redirect("staff:live")
-    return _live_page(request, form, failed=table, status=400)
-
-
-def _live_page(
-    request: HttpRequest, form: TableStatusForm, *, failed: Table | None = None, status: int = 200
-) -> HttpResponse:
-    context = {**_live_context(), "status_form": form, "failed": failed}
-    return render(request, "staff/live.html", context, status=status)
+            table.refresh_from_db()
+            messages.success(
+                request,
+                _("%(table)s is %(status)s.")
+                % {"table": table, "status": table.get_status_display()},
+            )
+            return redirect("staff:table", pk=table.pk)
+    # The refusal next to the field it concerns, on the table's page (the live page refreshes).
+    return render_table_page(request, table, form, status=400)
 
 
 def _live_context() -> dict[str, Any]:
@@ -343,7 +344,7 @@ def propose_limits(request: HttpRequest, pk: int) -> HttpResponse:
             add_refusal(form, refused.errors)
         else:
             messages.success(request, f"{proposed} proposed; another pit staff member approves it.")
-            return redirect("staff:limits")
+            return redirect("staff:table", pk=table.pk)
     status = 400 if form.is_bound else 200
     return render(
         request, "staff/propose_limits.html", {"table": table, "form": form}, status=status
@@ -359,6 +360,7 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
     except ChangeRefused as refused:
         return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, f"{draft} approved: in force now.")
+    response = redirect("staff:table", pk=draft.table_id)
     top = top_payout(game_of(draft.table.game), draft, available_bankrolls())
     if top is not None and top.uncovered:
         messages.warning(
@@ -370,7 +372,7 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
             )
             % {"limits": draft, "amount": top.amount, "currency": draft.table.currency},
         )
-    return redirect("staff:limits")
+    return response
 
 
 # Paytables -------------------------------------------------------------------------------------
@@ -391,6 +393,8 @@ def _paytables_page(
     rows = []
     for paytable in Paytable.objects.order_by("kind", "name"):
         mine = [v for v in versions.filter(paytable=paytable).order_by("-number")]
+        for version in mine:
+            version.ranked = lines_in_rank_order(version)  # type: ignore[attr-defined]
         in_force = next((v for v in mine if v.status == ChangeStatus.APPROVED), None)
         drafts = [v for v in mine if v.status == ChangeStatus.DRAFT]
         rows.append({"paytable": paytable, "in_force": in_force, "drafts": drafts})
@@ -415,7 +419,7 @@ def propose_paytable(request: HttpRequest, pk: int) -> HttpResponse:
             add_refusal(form, refused.errors)
         else:
             messages.success(request, f"{version} proposed; another pit staff member approves it.")
-            return redirect("staff:paytables")
+            return redirect("staff:paytable-version", pk=version.pk)
     status = 400 if form.is_bound else 200
     context = {"paytable": paytable, "form": form}
     return render(request, "staff/propose_paytable.html", context, status=status)

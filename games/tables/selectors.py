@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, cast
 
@@ -23,7 +24,7 @@ from games.models import (
     TableStatus,
 )
 from games.tables.alerts import CatchUpFailure, catch_up_failures
-from games.tables.table_game import TableGame, game_of
+from games.tables.table_game import Staked, TableGame, game_of
 from payouts.models import AccountKind, LedgerEntry
 from payouts.selectors import bankrolls
 
@@ -94,13 +95,27 @@ def rounds_for(
 
 
 @dataclass(frozen=True)
+class RoundInPlay:
+    """A round in progress as the pit sees it: its state in a few words (``round_state``), what
+    it has staked, and when its decision runs out (the pit's countdown)."""
+
+    round: Round
+    state: str
+    staked: Staked
+
+    @property
+    def deadline(self) -> datetime | None:
+        return self.round.decision_deadline
+
+
+@dataclass(frozen=True)
 class LiveTable:
     """One table as the pit sees it: who sits there, what is being played, today's takings."""
 
     table: Table
     seats: list[Seat]
-    rounds: list[tuple[Round, str]]
-    """Each round in progress with its state in a few words (``round_state``)."""
+    rounds: list[RoundInPlay]
+    """Each round in progress, described without its cards."""
     takings_today: Decimal
     catch_up_failure: CatchUpFailure | None = None
     """Set while the sweeper fails to catch up the table's timers (``games.tables.alerts``)."""
@@ -131,7 +146,10 @@ def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
             LiveTable(
                 table=table,
                 seats=seats[table.pk],
-                rounds=[(round_, game.round_state(round_)) for round_ in rounds[table.pk]],
+                rounds=[
+                    RoundInPlay(round_, game.round_state(round_), game.staked(round_.engine_state))
+                    for round_ in rounds[table.pk]
+                ],
                 takings_today=takings.get(table.pk, Decimal("0.00")),
                 catch_up_failure=failures.get(table.pk),
                 top_payout=top_payout(game, limits, available) if limits else None,

@@ -5,7 +5,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.models import Table
+from games.models import Table, TableLimits
 from games.tables.table_game import game_of
 
 
@@ -28,15 +28,19 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     def get_limits(self, table: Table) -> dict[str, str | int | bool | None]:
         """The limits in force, money as strings with two places, paytables by name."""
         limits = self._limits(table)
-        if limits is None:
-            return {}
-        shown: dict[str, str | int | bool | None] = {}
-        for name in game_of(table.game).limit_fields:
-            value = getattr(limits, name)
-            if isinstance(value, Decimal):
-                shown[name] = f"{value:.2f}"
-            elif value is None or isinstance(value, bool | int):
-                shown[name] = value
-            else:
-                shown[name] = str(value)
-        return shown
+        return limit_values(limits, table.game) if limits is not None else {}
+
+
+def limit_values(limits: TableLimits, game: str) -> dict[str, str | int | bool | None]:
+    """A version's limits of its table's ``game``: money as strings with two places, paytables
+    by name."""
+    shown: dict[str, str | int | bool | None] = {}
+    for name in game_of(game).limit_fields:
+        value = getattr(limits, name)
+        if isinstance(value, Decimal):
+            shown[name] = f"{value:.2f}"
+        elif value is None or isinstance(value, bool | int):
+            shown[name] = value
+        else:
+            shown[name] = str(value)
+    return shown

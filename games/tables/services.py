@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import pghistory
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games.models import Table, TableLimits, TableStatus
 from games.tables.limits import validate_limits
-from games.tables.table_game import game_of
-from payouts.models import ChangeStatus
+from games.tables.table_game import all_games, game_of
+from payouts.models import ChangeStatus, Currency
 from payouts.services import ChangeRefused, check_approver, mark_approved
 
 if TYPE_CHECKING:
@@ -25,8 +25,31 @@ if TYPE_CHECKING:
 
 def create_table(*, name: str, game: str, currency: str, by: User, reason: str) -> Table:
     """A new table starts closed: it opens only once a second staff member approved its limits."""
-    with pghistory.context(user=by.pk, reason=reason), transaction.atomic():
-        return Table.objects.create(name=name, game=game, currency=currency)
+    name, reason = (name or "").strip(), (reason or "").strip()
+    errors = {}
+    if not name:
+        errors["name"] = _("Name the table.")
+    elif len(name) > Table._meta.get_field("name").max_length:  # type: ignore[operator]
+        errors["name"] = _("A table's name is at most 80 characters.")
+    elif Table.objects.filter(name=name).exists():
+        errors["name"] = _("There is a table called %(name)s already.") % {"name": name}
+    if game not in {registered.code for registered in all_games()}:
+        errors["game"] = _("%(game)s is not a game of the house.") % {"game": game}
+    if currency not in Currency.values:
+        errors["currency"] = _("%(currency)s is not a currency of the ledger.") % {
+            "currency": currency
+        }
+    if not reason:
+        errors["reason"] = _("Say why the table is created (kept in its history).")
+    if errors:
+        raise ChangeRefused(errors)
+    try:
+        with pghistory.context(user=by.pk, reason=reason), transaction.atomic():
+            return Table.objects.create(name=name, game=game, currency=currency)
+    except IntegrityError:  # created by someone else since the check above
+        raise ChangeRefused(
+            {"name": _("There is a table called %(name)s already.") % {"name": name}}
+        ) from None
 
 
 def propose_limits(

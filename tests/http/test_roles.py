@@ -66,6 +66,27 @@ API_MATRIX = [
         "/api/v1/cage/withdrawals/",
         {"anonymous": 401, "player": 403, "pit": 201, "auditor": 403, "admin_user": 201},
     ),
+    # The pit's staff API: staff read, the pit writes (the cage's body names no table: 400).
+    (
+        "get",
+        "/api/v1/staff/tables/",
+        {"anonymous": 401, "player": 403, "pit": 200, "auditor": 200, "admin_user": 200},
+    ),
+    (
+        "get",
+        "/api/v1/staff/paytable-versions/",
+        {"anonymous": 401, "player": 403, "pit": 200, "auditor": 200, "admin_user": 200},
+    ),
+    (
+        "post",
+        "/api/v1/staff/tables/",
+        {"anonymous": 401, "player": 403, "pit": 400, "auditor": 403, "admin_user": 400},
+    ),
+    (
+        "post",
+        "/api/v1/staff/paytable-versions/",
+        {"anonymous": 401, "player": 403, "pit": 400, "auditor": 403, "admin_user": 400},
+    ),
 ]
 
 

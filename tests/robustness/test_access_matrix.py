@@ -21,7 +21,10 @@ LOGOUT = "/api/v1/auth/logout/"
 # The admin's views that only read; an auditor gets 403 from every other one.
 _ADMIN_READS = frozenset({"changelist", "change", "history", "chart"})
 # The pit's working screens; auditors read the record (rounds, payouts, ledger) only.
-_PIT_WORK = ("staff:live", "staff:limits", "staff:paytables", "staff:propose")
+_PIT_WORK = (
+    "staff:live", "staff:limits", "staff:paytable", "staff:propose", "staff:create-table",
+    "staff:table", "staff:compute-rtp",
+)  # fmt: skip
 
 
 def expected_admin(route: Route, role: str, user) -> set[int]:
@@ -65,6 +68,10 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
             return {401}
         if role != "player":
             return {403}  # the permission is checked before the method
+        return {405} if methods is not None and "GET" not in methods else {200}
+    if path.startswith("/api/v1/staff/"):  # the staff API: staff read, players reach nothing
+        if role in ("anonymous", "player"):
+            return {401} if role == "anonymous" else {403}
         return {405} if methods is not None and "GET" not in methods else {200}
     if methods is not None and "GET" not in methods:
         if path.startswith("/api/v1/"):
@@ -116,9 +123,16 @@ def expected_post(route: Route, role: str) -> set[int]:
         return {204}  # anyone signed in may log out
     if path.startswith("/api/v1/cage/"):
         return {400} if role in ("pit", "admin_user") else {403}
-    if path.startswith("/api/v1/staff/"):
-        # An RTP measurement on demand: pit staff start it; auditors read, players are refused.
-        return {202} if role in ("pit", "admin_user") else {403}
+    if path.startswith("/api/v1/staff/"):  # the pit writes; auditors read only
+        if role not in ("pit", "admin_user"):
+            return {403}
+        if path.endswith("/rtp/measurements/"):
+            return {202}  # an RTP measurement on demand: nothing to send
+        if path.endswith("/rtp-runs/"):
+            return {201}  # nothing to send: a run as long as approval needs
+        if path.endswith("/approve/"):
+            return {409}  # the sample limits and paytable versions are approved already
+        return {400}  # no reason, no name, no lines
     if role != "player":
         return {403}  # only players play: staff and auditors move no stakes
     if path.endswith("/leave/"):

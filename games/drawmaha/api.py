@@ -81,6 +81,11 @@ class DrawmahaLeave(peer_api.LeaveView):
         return self.leave(request, pk)
 
 
+@extend_schema_view(post=extend_schema(operation_id="v1_drawmaha_back_create"))
+class DrawmahaBack(peer_api.BackView):
+    api = DRAWMAHA_API
+
+
 @extend_schema_view(
     post=extend_schema(
         request=DrawmahaActionSerializer,

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from decimal import Decimal as D
 from typing import Any
 
-from games.peer.limits import PEER_FIELDS, money_problems, seat_problems
+from games.peer.limits import (
+    PEER_FIELDS,
+    SIT_OUT_MINUTES,
+    TIMEOUTS_TO_SIT_OUT,
+    money_problems,
+    seat_problems,
+)
 
 LIMIT_FIELDS = ("small_blind", "big_blind", "draw_limit", *PEER_FIELDS)
 DEFAULT_LIMITS: dict[str, Any] = {
@@ -20,6 +26,8 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "buy_in_min": D("40.00"),
     "buy_in_max": D("400.00"),
     "action_timeout_seconds": 30,
+    "timeouts_to_sit_out": TIMEOUTS_TO_SIT_OUT,
+    "sit_out_minutes": SIT_OUT_MINUTES,
 }
 
 

@@ -74,6 +74,11 @@ class StudLeave(peer_api.LeaveView):
         return self.leave(request, pk)
 
 
+@extend_schema_view(post=extend_schema(operation_id="v1_stud_back_create"))
+class StudBack(peer_api.BackView):
+    api = STUD_API
+
+
 @extend_schema_view(
     post=extend_schema(request=StudActionSerializer, summary="Act in the running hand")
 )

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.urls import URLPattern
 
-    from games.models import Round, TableLimits
+    from games.models import Round, Table, TableLimits
     from payouts.services import Transfer
 
 ZERO = Decimal("0.00")
@@ -89,6 +89,15 @@ class TableGame(ABC):
         """The most one round at the top of these limits can cost the house's bankroll; None
         where players play against each other."""
         return None
+
+    def seated(self, table: Table) -> list[str]:
+        """The players who hold chips at the table, each as "seat N: name"; none where a
+        round is a player's alone (a closed banked table lets its rounds in play finish)."""
+        return []
+
+    def cash_out_closed(self, table: Table) -> None:
+        """Pit staff closed the table (locked, inside the closing's transaction): what its
+        players hold goes back to their wallets, at once or once the hand in play is over."""
 
     @abstractmethod
     def round_state(self, round_: Round) -> str:

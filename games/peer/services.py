@@ -38,7 +38,13 @@ from games.peer.hands import (
 )
 from games.peer.limits import SIT_OUT_MINUTES, TIMEOUTS_TO_SIT_OUT
 from games.tables import live, seeds
-from games.tables.rounds import RoundRefused, limits_in_force, next_nonce, record
+from games.tables.rounds import (
+    RoundRefused,
+    check_game,
+    limits_in_force,
+    next_nonce,
+    record,
+)
 from payouts.models import Account, AccountKind, TransactionKind
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
@@ -173,9 +179,10 @@ class PeerGame(ABC, Generic[State, Decision]):
         return seating
 
     def come_back(self, *, player: User, table: Table) -> Seat:
-        """"I'm back": a player sat out for running out of time is dealt in again from the
+        """ "I'm back": a player sat out for running out of time is dealt in again from the
         next hand (the hand being played was dealt without them) and starts a new count of
         timeouts. Pressing it again, or when not sat out, changes nothing."""
+        check_game(table, game=self.game, rule=self.rule)
         with transaction.atomic():
             table = locked_table(table.pk, rule=self.rule)
             seating = own_seat(player, table, rule=self.rule)

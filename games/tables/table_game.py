@@ -97,7 +97,9 @@ class TableGame(ABC):
 
     def cash_out_closed(self, table: Table) -> None:
         """Pit staff closed the table (locked, inside the closing's transaction): what its
-        players hold goes back to their wallets, at once or once the hand in play is over."""
+        players hold goes back to their wallets, at once or once the hand in play is over.
+        Nothing for a banked table: its rounds in play finish, or time out, as they would."""
+        return
 
     @abstractmethod
     def round_state(self, round_: Round) -> str:

@@ -26,7 +26,7 @@ from tests.fixtures.stud import play_passively
 from tests.fixtures.users import api_client, logged_in, make_user
 
 D = Decimal
-CLOSE_REASON = "Dealer's break"
+CLOSE_REASON = "No dealer until 22:00"
 
 
 @pytest.fixture

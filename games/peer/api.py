@@ -118,15 +118,7 @@ class LeaveView(PeerView):
 class BackView(PeerView):
     permission_classes = PLAYERS_ACT
 
-    @extend_schema(
-        request=None,
-        responses={200: dict},
-        parameters=[IDEMPOTENCY],
-        summary="I'm back: a player sat out for running out of time is dealt in again from the "
-        "next hand",
-    )
-    @idempotent
-    def post(self, request: Request, pk: int) -> Response:
+    def back(self, request: Request, pk: int) -> Response:
         table = self.table(request, pk)
         self.api.service.come_back(player=acting_user(request), table=table)
         return Response(self.table_json(request, table))

@@ -212,10 +212,12 @@ class PeerGame(ABC, Generic[State, Decision]):
         else:
             due = _dealt_in(table_id).count() >= self.min_players
         # The common case: a hand on time, or nobody to deal to, nobody to cash out; no lock.
-        if not due and not _cash_outs_due(table_id).exists():
+        if not due and not _cash_outs_due(table_id).filter(table__game=self.game).exists():
             return
         with transaction.atomic():
             table = locked_table(table_id, rule=self.rule)
+            if table.game != self.game:  # a request naming another game's table: not ours
+                return
             round_ = running_hand(table)
             if round_ is None:
                 cash_out_due(table, None)

@@ -291,3 +291,23 @@ def test_drawmaha_deals_blinds_and_the_button_among_the_players_dealt_in(
     assert seat_of(table, cal).chips == chips
     assert_chips_held(table)
     call_command("ledger_check", verbosity=0)
+
+
+def test_back_after_the_time_sat_out_finds_the_seat_cashed_out(players, three_at_stud):
+    """The request is too late: what is overdue at the table (the cash-out) is settled first
+    and committed, so "I'm back" is refused and the chips are in the wallet."""
+    cal = players[2]
+    table = three_at_stud
+    play_hand(stud, stud_engine, table, absent=[cal])
+    play_hand(stud, stud_engine, table, absent=[cal])
+    sitting = seat_of(table, cal)
+    chips, wallet = sitting.chips, balance(cal)
+    later = timezone.now() + timedelta(minutes=16)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        answer = api_client(cal).post(
+            f"{STUD_TABLES}{table.pk}/back/", format="json", HTTP_IDEMPOTENCY_KEY="late"
+        )
+    assert answer.status_code == 409
+    sitting.refresh_from_db()
+    assert sitting.status == SeatStatus.LEFT
+    assert balance(cal) == wallet + chips

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer.hands import PeerHand, PeerState, from_cents
@@ -45,7 +46,7 @@ class PeerTableGame(TableGame):
     def seated(self, table: Table) -> list[str]:
         seats = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
         return [
-            f"seat {number}: {name}"
+            _("seat %(number)s: %(name)s") % {"number": number, "name": name}
             for number, name in seats.order_by("number").values_list("number", "player__username")
         ]
 

@@ -44,6 +44,10 @@ class Table(models.Model):
     game = models.CharField(max_length=20, choices=Game.choices)
     currency = models.CharField(max_length=3, choices=Currency.choices)
     status = models.CharField(max_length=6, choices=TableStatus.choices, default=TableStatus.CLOSED)
+    # Why pit staff last opened or closed the table: shown to its players and kept, with who
+    # and when, in the table's change history.
+    status_reason = models.CharField(max_length=500, blank=True)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -121,6 +125,11 @@ class TableLimits(MakerCheckerChange):
     buy_in_min = money_field(null=True, blank=True)
     buy_in_max = money_field(null=True, blank=True)
     action_timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # Sitting out: a player out of time on this many hands in a row is sat out (dealt no hand,
+    # charged no ante or blind) until back, and cashed out after this many minutes sat out.
+    # Empty in versions from before the setting: the peer games' defaults apply.
+    timeouts_to_sit_out = models.PositiveSmallIntegerField(null=True, blank=True)
+    sit_out_minutes = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ("table", "-number")
@@ -410,6 +419,14 @@ class Seat(models.Model):
     # Stud's ante is posted automatically; a player who switches that off sits out, is dealt
     # no hand and pays no ante until switching it on again (ST-1, source 002).
     auto_ante = models.BooleanField(default=True)
+    # Hands in a row on which the player ran out of time (the last one's number beside it, so a
+    # hand counts once); acting in time starts the count again. At the table's limit the player
+    # is sat out from ``sat_out_at`` until back, or cashed out at ``cash_out_at`` (the table's
+    # time sat out when it began).
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    last_timeout_hand = models.PositiveIntegerField(null=True, blank=True)
+    sat_out_at = models.DateTimeField(null=True, blank=True)
+    cash_out_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 

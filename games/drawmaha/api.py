@@ -84,6 +84,23 @@ class DrawmahaLeave(peer_api.LeaveView):
 
 @extend_schema_view(
     post=extend_schema(
+        summary="I'm back: a player sat out for running out of time is dealt in again from "
+        "the next hand",
+        operation_id="v1_drawmaha_back_create",
+    )
+)
+class DrawmahaBack(peer_api.BackView):
+    api = DRAWMAHA_API
+
+    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @overdue_first(DRAWMAHA_API.catch_up)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return self.back(request, pk)
+
+
+@extend_schema_view(
+    post=extend_schema(
         request=DrawmahaActionSerializer,
         summary="Act in the running hand: bet, exchange cards, take or reject the twist",
         operation_id="v1_drawmaha_actions_create",

@@ -8,6 +8,7 @@ urlpatterns = [
     path("drawmaha/tables/<int:pk>/", api.DrawmahaTable.as_view(), name="drawmaha-table"),
     path("drawmaha/tables/<int:pk>/seats/", api.DrawmahaSeats.as_view(), name="drawmaha-seats"),
     path("drawmaha/tables/<int:pk>/leave/", api.DrawmahaLeave.as_view(), name="drawmaha-leave"),
+    path("drawmaha/tables/<int:pk>/back/", api.DrawmahaBack.as_view(), name="drawmaha-back"),
     path(
         "drawmaha/tables/<int:pk>/actions/",
         api.DrawmahaActions.as_view(),

@@ -117,6 +117,15 @@ class LeaveView(PeerView):
         return Response(self.table_json(request, table))
 
 
+class BackView(PeerView):
+    permission_classes = PLAYERS_ACT
+
+    def back(self, request: Request, pk: int) -> Response:
+        table = self.table(request, pk)
+        self.api.service.come_back(player=acting_user(request), table=table)
+        return Response(self.table_json(request, table))
+
+
 class ActionsView(PeerView):
     permission_classes = PLAYERS_ACT
 

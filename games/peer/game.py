@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Round, RoundStatus, Seat, SeatStatus
+from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer.hands import PeerHand, PeerState, from_cents
 from games.peer.services import PeerGame
 from games.peer.voids import void_pot
@@ -42,6 +42,16 @@ class PeerTableGame(TableGame):
     def own_rounds(self, user: User) -> Q:
         # A peer hand has no one player: it lists the players dealt in.
         return Q(engine_state__contains={"players": [user.pk]})
+
+    def seated(self, table: Table) -> list[str]:
+        seats = Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT)
+        return [
+            _("seat %(number)s: %(name)s") % {"number": number, "name": name}
+            for number, name in seats.order_by("number").values_list("number", "player__username")
+        ]
+
+    def cash_out_closed(self, table: Table) -> None:
+        self.peer.cash_out_closed(table)
 
     def round_state(self, round_: Round) -> str:
         hand = self.load_hand(round_.engine_state)

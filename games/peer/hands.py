@@ -14,7 +14,9 @@ from payouts.models import CENT
 
 # Events the services write around the engine's own: not replayed, but kept in the history.
 HAND_OPENED, TIMED_OUT, LEFT_TABLE = "hand_opened", "timed_out", "left_table"
-SERVICE_EVENTS = frozenset({HAND_OPENED, TIMED_OUT, LEFT_TABLE})
+# A player out of time on the table's number of hands in a row, sat out from the next hand.
+SAT_OUT = "sat_out"
+SERVICE_EVENTS = frozenset({HAND_OPENED, TIMED_OUT, LEFT_TABLE, SAT_OUT})
 
 
 def to_cents(amount: Decimal) -> int:

@@ -17,7 +17,15 @@ PEER_FIELDS = (
     "buy_in_min",
     "buy_in_max",
     "action_timeout_seconds",
+    "timeouts_to_sit_out",
+    "sit_out_minutes",
 )
+# Sitting out when a version leaves it empty (versions from before the setting, or proposals
+# that keep the house's practice): two hands timed out in a row sit a player out, and a
+# quarter of an hour sat out cashes them out.
+TIMEOUTS_TO_SIT_OUT = 2
+SIT_OUT_MINUTES = 15
+MAX_TIMEOUTS_TO_SIT_OUT = 10
 
 
 def seat_problems(v: Mapping[str, Any], *, seats: tuple[int, int], rule: str) -> dict[str, str]:
@@ -49,4 +57,17 @@ def money_problems(
         errors["action_timeout_seconds"] = _(
             "action_timeout_seconds must be at least %(seconds)s."
         ) % {"seconds": MIN_TIMEOUT_SECONDS}
+    return errors | sitting_out_problems(v)
+
+
+def sitting_out_problems(v: Mapping[str, Any]) -> dict[str, str]:
+    """What is wrong with the sitting-out settings, each optional (empty: the defaults)."""
+    errors: dict[str, str] = {}
+    timeouts, minutes = v.get("timeouts_to_sit_out"), v.get("sit_out_minutes")
+    if timeouts is not None and not 1 <= timeouts <= MAX_TIMEOUTS_TO_SIT_OUT:
+        errors["timeouts_to_sit_out"] = _(
+            "timeouts_to_sit_out must be from 1 to %(most)s hands."
+        ) % {"most": MAX_TIMEOUTS_TO_SIT_OUT}
+    if minutes is not None and minutes < 1:
+        errors["sit_out_minutes"] = _("sit_out_minutes must be at least 1.")
     return errors

@@ -31,6 +31,13 @@ def peer_table(table: Table) -> PeerTable:
     return PeerTable(seats, running, next_pair.commitment if next_pair else None)
 
 
+def own_sitting(table: Table, user: Any) -> Seat | None:
+    """The user's sitting at the table, while it lasts (None once cashed out)."""
+    if not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, player=user).exclude(status=SeatStatus.LEFT).first()
+
+
 def peer_dealt_cards(
     round_: Round, events: Iterable[tuple[str, Any]] | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

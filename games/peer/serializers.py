@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from games.engine.betting import LegalAction
 from games.engine.common import Event
-from games.models import Round, RoundStatus, Table
+from games.models import Round, RoundStatus, Seat, Table
 from games.peer.hands import SERVICE_EVENTS, PeerHand, PeerState, from_cents
 from games.peer.selectors import PeerTable
 from games.tables.serializers import TableSerializer
@@ -42,13 +42,28 @@ def table_json(
                 "chips": f"{s.chips:.2f}",
                 "status": s.status,
                 "auto_ante": s.auto_ante,
+                "sat_out": s.sat_out_at is not None,
             }
             for s in seats
         ],
         "your_seat": mine.number if mine else None,
+        "your_sitting": _sitting_json(mine) if mine else None,
         # The next hand's server seed, committed before its antes or blinds (FS-2).
         "next_hand_commitment": seated.next_hand_commitment,
         "hand": hand_in_play(running, viewer) if running else None,
+    }
+
+
+def _sitting_json(seat: Seat) -> dict[str, Any]:
+    """The viewer's own sitting: sat out since when, cashed out when unless back, and the
+    hands timed out in a row so far."""
+    return {
+        "seat": seat.number,
+        "chips": f"{seat.chips:.2f}",
+        "status": seat.status,
+        "sat_out_at": seat.sat_out_at.isoformat() if seat.sat_out_at else None,
+        "cash_out_at": seat.cash_out_at.isoformat() if seat.cash_out_at else None,
+        "timeouts_in_a_row": seat.timeouts_in_a_row,
     }
 
 

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from django.db import transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,15 +30,18 @@ from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatu
 from games.peer.hands import (
     HAND_OPENED,
     LEFT_TABLE,
+    SAT_OUT,
     TIMED_OUT,
     PeerHand,
     PeerState,
     from_cents,
     to_cents,
 )
+from games.peer.limits import SIT_OUT_MINUTES, TIMEOUTS_TO_SIT_OUT
 from games.tables import live, seeds
 from games.tables.rounds import (
     RoundRefused,
+    check_game,
     engine_refusal,
     limits_in_force,
     next_nonce,
@@ -189,10 +192,32 @@ class PeerGame(ABC, Generic[State, Decision]):
                 cash_out(seating, by=player)
         return seating
 
+    def come_back(self, *, player: User, table: Table) -> Seat:
+        """ "I'm back": a player sat out for running out of time is dealt in again from the
+        next hand (the hand being played was dealt without them) and starts a new count of
+        timeouts. Pressing it again, or when not sat out, changes nothing."""
+        check_game(table, game=self.game, rule=self.rule)
+        with transaction.atomic():
+            table = locked_table(table.pk, rule=self.rule)
+            seating = own_seat(player, table, rule=self.rule)
+            if seating.sat_out_at is not None or seating.timeouts_in_a_row:
+                seating.sat_out_at = seating.cash_out_at = None
+                seating.timeouts_in_a_row = 0
+                seating.save(update_fields=["sat_out_at", "cash_out_at", "timeouts_in_a_row"])
+                live.table_changed(table.pk)
+                start_or_schedule(self, table)
+        return seating
+
+    def cash_out_closed(self, table: Table) -> None:
+        """Pit staff closed the table (locked by the caller): the seats out of the hand being
+        played are cashed out now, the others once it is over (``after_events``)."""
+        round_ = running_hand(table)
+        cash_out_due(table, self.load_hand(round_.engine_state) if round_ else None)
+
     def catch_up(self, table_id: int) -> None:
-        """Take the decisions whose time ran out and start a hand that is due: the timer task,
-        the sweeper and every request touching the table run this, so nothing waits on a
-        lost timer."""
+        """Take the decisions whose time ran out, cash out the seats that are due, and start a
+        hand that is due: the timer task, the sweeper and every request touching the table
+        run this, so nothing waits on a lost timer."""
         running = Round.objects.filter(
             table_id=table_id, table__game=self.game, status=RoundStatus.DECIDING
         )
@@ -200,14 +225,19 @@ class PeerGame(ABC, Generic[State, Decision]):
             due = running.filter(decision_deadline__lte=timezone.now()).exists()
         else:
             due = _dealt_in(table_id).count() >= self.min_players
-        if not due:  # the common case: a hand on time, or nobody to deal to; nothing to lock
+        # The common case: a hand on time, or nobody to deal to, nobody to cash out; no lock.
+        if not due and not _cash_outs_due(table_id).filter(table__game=self.game).exists():
             return
         with transaction.atomic():
             table = locked_table(table_id, rule=self.rule)
+            if table.game != self.game:  # a request naming another game's table: not ours
+                return
             round_ = running_hand(table)
             if round_ is None:
+                cash_out_due(table, None)
                 start_or_schedule(self, table)
                 return
+            cash_out_due(table, self.load_hand(round_.engine_state))
             timeout = action_time(table)
             now = timezone.now()
             while (
@@ -220,7 +250,8 @@ class PeerGame(ABC, Generic[State, Decision]):
                 if seat is None:
                     return
                 deadline = round_.decision_deadline
-                record(round_, [Event(TIMED_OUT, {"seat": seat})], actor=None)
+                sat_out = count_timeout(round_, hand, seat)
+                record(round_, [Event(TIMED_OUT, {"seat": seat}), *sat_out], actor=None)
                 play(self, round_, hand, self.default_decision(hand.state, seat), actor=None)
                 if round_.status == RoundStatus.DECIDING:
                     # Each player has a full action time, counted from the previous deadline.
@@ -257,10 +288,64 @@ def cash_out(seating: Seat, *, by: User | None) -> None:
 
 
 def _dealt_in(table_id: int) -> QuerySet[Seat]:
-    """The seated players with chips who are not sitting out: those a hand is dealt to."""
+    """The seated players with chips who are not sitting out (by their own choice, or sat out
+    for running out of time): those a hand is dealt to. Nobody else is counted for anything a
+    hand decides by its players: antes, blinds and the button (DM-1), the eight players of the
+    last card (ST-9), the draw limit of six or seven (DM-5)."""
     return Seat.objects.filter(
-        table_id=table_id, status=SeatStatus.SEATED, chips__gt=0, auto_ante=True
+        table_id=table_id,
+        status=SeatStatus.SEATED,
+        chips__gt=0,
+        auto_ante=True,
+        sat_out_at__isnull=True,
     )
+
+
+def _cash_outs_due(table_id: int) -> QuerySet[Seat]:
+    """The seats to cash out: sat out past the table's time, or at a table pit staff closed."""
+    return Seat.objects.filter(table_id=table_id, status=SeatStatus.SEATED).filter(
+        Q(cash_out_at__lte=timezone.now()) | ~Q(table__status=TableStatus.OPEN)
+    )
+
+
+def cash_out_due(table: Table, hand: PeerHand[PeerState] | None) -> None:
+    """Cash out, with the table locked, the seats that are due (``_cash_outs_due``), except
+    those holding live cards in the running ``hand``: that hand is played out first, and they
+    are cashed out when it is over. Each seat once: a seat cashed out has left."""
+    for seating in _cash_outs_due(table.pk).select_related("player", "table"):
+        if hand is None or not seat_in_hand(hand, seating):
+            cash_out(seating, by=None)
+
+
+def sitting_out(table: Table) -> tuple[int, timedelta]:
+    """The table's hands timed out in a row that sit a player out, and the time sat out before
+    the cash-out, by the limits in force (the house's defaults where they say nothing)."""
+    limits = table.active_limits()
+    timeouts = limits.timeouts_to_sit_out if limits else None
+    minutes = limits.sit_out_minutes if limits else None
+    return timeouts or TIMEOUTS_TO_SIT_OUT, timedelta(minutes=minutes or SIT_OUT_MINUTES)
+
+
+def count_timeout(round_: Round, hand: PeerHand[PeerState], seat: int) -> list[Event]:
+    """The player at the engine ``seat`` ran out of time in ``round_``: one more hand in a row
+    (a hand counts once, however often they run out of time in it). At the table's number
+    they are sat out, from the next hand: returns the event that records it."""
+    seating = Seat.objects.filter(pk=hand.seat_ids[seat], status=SeatStatus.SEATED).first()
+    if seating is None or seating.last_timeout_hand == round_.nonce:
+        return []
+    seating.timeouts_in_a_row += 1
+    seating.last_timeout_hand = round_.nonce
+    fields = ["timeouts_in_a_row", "last_timeout_hand"]
+    timeouts, time_sat_out = sitting_out(round_.table)
+    sat_out = []
+    if seating.sat_out_at is None and seating.timeouts_in_a_row >= timeouts:
+        seating.sat_out_at = timezone.now()
+        seating.cash_out_at = seating.sat_out_at + time_sat_out
+        fields += ["sat_out_at", "cash_out_at"]
+        data = {"seat": seat, "timeouts": seating.timeouts_in_a_row}
+        sat_out.append(Event(SAT_OUT, {**data, "cash_out_at": seating.cash_out_at.isoformat()}))
+    seating.save(update_fields=fields)
+    return sat_out
 
 
 def ready_seats(table: Table) -> list[Seat]:
@@ -430,6 +515,9 @@ def hand_to_act(
     hand = peer.load_hand(round_.engine_state)
     if seating.pk not in hand.seat_ids:
         raise RoundRefused(_("You are not in this hand."), field="action", rule=peer.deal_rule)
+    if seating.timeouts_in_a_row:  # acting in time starts the count again (a refusal undoes it)
+        seating.timeouts_in_a_row = 0
+        seating.save(update_fields=["timeouts_in_a_row"])
     return round_, hand, hand.seat_ids.index(seating.pk)
 
 
@@ -555,6 +643,7 @@ def after_events(
         for seating in seats:
             if seating.status == SeatStatus.LEAVING:
                 cash_out(seating, by=None)
+        cash_out_due(round_.table, None)  # a closed table's seats, and those sat out too long
         start_or_schedule(peer, round_.table)
         return
     round_.decision_deadline = timezone.now() + action_time(round_.table)

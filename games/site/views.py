@@ -14,6 +14,7 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from casino.http.permissions import acting_user
@@ -23,7 +24,7 @@ from games.joker_draw.selectors import dealt_cards, paytables_in_force
 from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
 from games.peer.game import PeerTableGame
-from games.peer.selectors import peer_dealt_cards
+from games.peer.selectors import own_sitting, peer_dealt_cards
 from games.tables import hand_names, live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
@@ -226,6 +227,9 @@ def peer_table(request: HttpRequest, game: str, pk: int) -> HttpResponse:
             "limits_shown": _limits_shown(table),
             "game": game,
             "label": table.get_game_display(),
+            # The player's own seat state (templates/play/_seat_status.html).
+            "sitting": own_sitting(table, request.user),
+            "table_url": reverse(f"{game}-table", args=[table.pk]),
         },
     )
 

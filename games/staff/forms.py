@@ -10,6 +10,7 @@ from typing import Any, cast
 from django import forms
 from django.contrib.auth.models import User
 from django.forms.models import fields_for_model
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
@@ -70,6 +71,10 @@ class PayoutFilterForm(forms.Form):
 class TableStatusForm(forms.Form):
     status = forms.ChoiceField(choices=TableStatus.choices)
     reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+    # Closing a peer table with players seated: after the hand in play, cash them all out.
+    cash_out_seated = forms.BooleanField(
+        required=False, label=_("after this hand: cash out the seated players")
+    )
 
 
 class VoidForm(forms.Form):

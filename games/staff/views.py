@@ -139,6 +139,7 @@ def table_status(request: HttpRequest, pk: int) -> HttpResponse:
                 status=form.cleaned_data["status"],
                 by=acting_user(request),
                 reason=form.cleaned_data["reason"],
+                cash_out_seated=form.cleaned_data["cash_out_seated"],
             )
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)

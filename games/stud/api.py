@@ -76,6 +76,23 @@ class StudLeave(peer_api.LeaveView):
 
 
 @extend_schema_view(
+    post=extend_schema(
+        summary="I'm back: a player sat out for running out of time is dealt in again from "
+        "the next hand",
+        operation_id="v1_stud_back_create",
+    )
+)
+class StudBack(peer_api.BackView):
+    api = STUD_API
+
+    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @overdue_first(STUD_API.catch_up)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        return self.back(request, pk)
+
+
+@extend_schema_view(
     post=extend_schema(request=StudActionSerializer, summary="Act in the running hand")
 )
 class StudActions(peer_api.ActionsView):

@@ -9,7 +9,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.peer.limits import PEER_FIELDS, money_problems, seat_problems
+from games.peer.limits import (
+    PEER_FIELDS,
+    SIT_OUT_MINUTES,
+    TIMEOUTS_TO_SIT_OUT,
+    money_problems,
+    seat_problems,
+)
 
 LIMIT_FIELDS = ("ante", "bring_in", "small_bet", "big_bet", *PEER_FIELDS)
 DEFAULT_LIMITS: dict[str, Any] = {
@@ -23,6 +29,8 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "buy_in_min": D("50.00"),
     "buy_in_max": D("500.00"),
     "action_timeout_seconds": 30,
+    "timeouts_to_sit_out": TIMEOUTS_TO_SIT_OUT,
+    "sit_out_minutes": SIT_OUT_MINUTES,
 }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from games.models import Game
 from games.tables.table_game import all_games, game_of
 
-OPTIONAL_FIELDS = frozenset({"rake_cap"})
+OPTIONAL_FIELDS = frozenset({"rake_cap", "timeouts_to_sit_out", "sit_out_minutes"})
 MIN_TIMEOUT_SECONDS = 5
 
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, cast
 
 from django.db import connection
-from django.db.models import Count, Prefetch, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
@@ -37,7 +37,8 @@ def is_staff_member(user: User | AnonymousUser) -> bool:
 
 
 def tables_for(user: User | AnonymousUser, *, game: str | None = None) -> QuerySet[Table]:
-    """Tables with their approved limits; players see open tables only, staff every table."""
+    """Tables with their approved limits; staff see every table, players the open ones and
+    those closed where they still have business (``players_closed_tables``)."""
     approved = (
         TableLimits.objects.filter(status="approved")
         .select_related("bet_paytable", "bonus_paytable")
@@ -47,7 +48,7 @@ def tables_for(user: User | AnonymousUser, *, game: str | None = None) -> QueryS
         Prefetch("limits_versions", queryset=approved, to_attr="approved_limits")
     )
     if not is_staff_member(user):
-        tables = tables.filter(status=TableStatus.OPEN)
+        tables = tables.filter(Q(status=TableStatus.OPEN) | players_closed_tables(user))
     if game:
         tables = tables.filter(game=game)
     return tables.order_by("game", "currency", "name")
@@ -67,6 +68,19 @@ def players_at_tables() -> dict[int, int]:
         .annotate(players=Count("player_id", distinct=True))
     )
     return {row["table_id"]: row["players"] for row in [*seated, *playing]}
+
+
+def players_closed_tables(user: User | AnonymousUser) -> Q:
+    """The closed tables a player still has business at, so can always read and leave: a
+    seat still held (its chips must come back), a seat the closing cashed out (the player
+    reads why), a banked round still in play (it finishes). Strangers see none of them."""
+    if not user.is_authenticated:
+        return Q(pk__in=[])
+    seats = Seat.objects.filter(table=OuterRef("pk"), player=user)
+    held = seats.exclude(status=SeatStatus.LEFT)
+    cashed_out_by_closing = seats.filter(left_at__gte=OuterRef("status_changed_at"))
+    in_play = Round.objects.filter(table=OuterRef("pk"), player=user, status=RoundStatus.DECIDING)
+    return Q(Exists(held)) | Q(Exists(cashed_out_by_closing)) | Q(Exists(in_play))
 
 
 def rounds_for(

@@ -15,7 +15,16 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
     class Meta:
         model = Table
-        fields = ("id", "name", "game", "currency", "status", "limits_version", "limits")
+        fields = (
+            "id",
+            "name",
+            "game",
+            "currency",
+            "status",
+            "status_reason",
+            "limits_version",
+            "limits",
+        )
 
     def _limits(self, table: Table) -> Any:
         approved = getattr(table, "approved_limits", None)

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import pghistory
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Table, TableLimits, TableStatus
+from games.tables import live
 from games.tables.limits import validate_limits
 from games.tables.table_game import all_games, game_of
 from payouts.models import ChangeStatus, Currency
@@ -88,11 +90,51 @@ def approve_limits(limits: TableLimits, *, by: User) -> TableLimits:
     return limits
 
 
-def set_table_status(table: Table, *, status: str, by: User, reason: str) -> Table:
+class PlayersSeated(ChangeRefused):
+    """A table with players seated is closed only "after this hand" (``cash_out_seated``),
+    which cashes them out: the refusal lists them, so pit staff know whom the close moves."""
+
+    code = "players_seated"
+    status = 409
+
+    def __init__(self, seated: list[str]) -> None:
+        super().__init__(
+            {
+                "status": _(
+                    "Players are seated: %(players)s. Close after this hand to cash them out, "
+                    "or wait until they leave."
+                )
+                % {"players": ", ".join(seated)}
+            }
+        )
+        self.seated = seated
+
+
+def set_table_status(
+    table: Table, *, status: str, by: User, reason: str, cash_out_seated: bool = False
+) -> Table:
+    """Open or close the table, saying why: the reason is shown to its players and kept with
+    who and when in the table's history. A peer table with players seated closes only with
+    ``cash_out_seated`` ("close after this hand"): no new hand is dealt, the hand in play is
+    played out, then every seat is cashed out. A closed banked table opens no new rounds and
+    lets those in play finish (or time out)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ChangeRefused({"reason": _("Say why the table opens or closes.")})
     if status == TableStatus.OPEN and table.active_limits() is None:
-        raise ChangeRefused({"status": "A table opens only once its limits are approved."})
+        raise ChangeRefused({"status": _("A table opens only once its limits are approved.")})
+    game = game_of(table.game)
     with pghistory.context(user=by.pk, reason=reason), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
+        closing = status == TableStatus.CLOSED
+        seated = game.seated(table) if closing else []
+        if seated and not cash_out_seated:
+            raise PlayersSeated(seated)
         table.status = status
-        table.save(update_fields=["status"])
+        table.status_reason = reason
+        table.status_changed_at = timezone.now()
+        table.save(update_fields=["status", "status_reason", "status_changed_at"])
+        if closing:
+            game.cash_out_closed(table)
+        live.table_changed(table.pk)
     return table

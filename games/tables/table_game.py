@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.urls import URLPattern
 
-    from games.models import Round, TableLimits
+    from games.models import Round, Table, TableLimits
     from payouts.services import Transfer
 
 ZERO = Decimal("0.00")
@@ -109,6 +109,17 @@ class TableGame(ABC):
         None where the laboratory has no figure for them, and where players play each other
         (there the rake is the house's whole win)."""
         return None
+
+    def seated(self, table: Table) -> list[str]:
+        """The players who hold chips at the table, each as "seat N: name"; none where a
+        round is a player's alone (a closed banked table lets its rounds in play finish)."""
+        return []
+
+    def cash_out_closed(self, table: Table) -> None:
+        """Pit staff closed the table (locked, inside the closing's transaction): what its
+        players hold goes back to their wallets, at once or once the hand in play is over.
+        Nothing for a banked table: its rounds in play finish, or time out, as they would."""
+        return
 
     @abstractmethod
     def round_state(self, round_: Round) -> str:

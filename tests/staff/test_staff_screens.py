@@ -175,9 +175,14 @@ def test_the_live_view_shows_a_joker_round_and_the_house_net_today(settled_boxes
 def test_pit_staff_close_and_open_a_table_with_a_reason(stud_hand, pit):
     table = stud_hand.table
     client = signed_in(pit)
-    response = client.post(
-        f"/staff/tables/{table.pk}/status/", {"status": "closed", "reason": "end of shift"}
-    )
+    close = {"status": "closed", "reason": "end of shift"}
+    # Players are seated: refused with their list unless closed after this hand.
+    refused = client.post(f"/staff/tables/{table.pk}/status/", close)
+    assert refused.status_code == 400
+    assert "Players are seated: seat 1: " in refused.content.decode()
+    table.refresh_from_db()
+    assert table.status == TableStatus.OPEN
+    response = client.post(f"/staff/tables/{table.pk}/status/", {**close, "cash_out_seated": "on"})
     assert response.status_code == 302
     table.refresh_from_db()
     assert table.status == TableStatus.CLOSED

@@ -291,5 +291,6 @@ def test_every_change_is_in_the_history_with_who_and_why(joker_table, pit):
     labels = [(e.pgh_label, e.pgh_context.get("reason") if e.pgh_context else None) for e in events]
     assert ("insert", "test") in labels
     status_change = [e for e in events if e.pgh_label == "update"][-1]
-    assert status_change.pgh_diff == {"status": ["closed", "open"]}
+    assert status_change.pgh_diff["status"] == ["closed", "open"]
+    assert status_change.pgh_diff["status_reason"] == ["", "test"]  # shown to its players
     assert status_change.pgh_context["user"] is not None

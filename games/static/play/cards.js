@@ -3,16 +3,20 @@
    apart at a glance. */
 (function () {
   "use strict";
+  // Django's JavaScript catalogue, loaded before the page scripts; the text as written without it.
+  const gettext = window.gettext || String;
+  const interpolate = window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (_, key) => values[key]));
   const SVG = "http://www.w3.org/2000/svg";
   const RANK_NAMES = {
-    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine",
-    T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace",
+    2: gettext("Two"), 3: gettext("Three"), 4: gettext("Four"), 5: gettext("Five"), 6: gettext("Six"),
+    7: gettext("Seven"), 8: gettext("Eight"), 9: gettext("Nine"), T: gettext("Ten"), J: gettext("Jack"),
+    Q: gettext("Queen"), K: gettext("King"), A: gettext("Ace"),
   };
   const SUITS = {
-    c: { name: "clubs", symbol: "\u2663", colour: "#1b7a3a" },
-    d: { name: "diamonds", symbol: "\u2666", colour: "#1f5fbf" },
-    h: { name: "hearts", symbol: "\u2665", colour: "#c8102e" },
-    s: { name: "spades", symbol: "\u2660", colour: "#1a1a1a" },
+    c: { name: gettext("clubs"), symbol: "\u2663", colour: "#1b7a3a" },
+    d: { name: gettext("diamonds"), symbol: "\u2666", colour: "#1f5fbf" },
+    h: { name: gettext("hearts"), symbol: "\u2665", colour: "#c8102e" },
+    s: { name: gettext("spades"), symbol: "\u2660", colour: "#1a1a1a" },
   };
 
   function el(name, attrs, text) {
@@ -23,8 +27,8 @@
   }
 
   function cardName(code) {
-    if (code === "JK") return "Joker";
-    return `${RANK_NAMES[code[0]]} of ${SUITS[code[1]].name}`;
+    if (code === "JK") return gettext("Joker");
+    return interpolate(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAMES[code[0]], suit: SUITS[code[1]].name }, true);
   }
 
   function frame(label) {
@@ -36,7 +40,7 @@
   /* One card as an <svg>; null or undefined draws a face-down back. */
   function cardSvg(code) {
     if (!code) {
-      const svg = frame("Face-down card");
+      const svg = frame(gettext("Face-down card"));
       svg.classList.add("back");
       svg.appendChild(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, fill: "#24407a", stroke: "#0f2147" }));
       svg.appendChild(el("rect", { x: 5, y: 5, width: 50, height: 74, rx: 3, fill: "none", stroke: "#c9d6f2", "stroke-width": 1.5 }));
@@ -82,7 +86,7 @@
       button.type = "button";
       button.className = "card-pick";
       button.setAttribute("aria-pressed", "false");
-      button.setAttribute("aria-label", `Pick ${cardName(code)} to exchange`);
+      button.setAttribute("aria-label", interpolate(gettext("Pick %(card)s to exchange"), { card: cardName(code) }, true));
       button.dataset.card = code;
       button.appendChild(cardSvg(code));
       button.addEventListener("click", () => {
@@ -95,5 +99,17 @@
     return row;
   }
 
-  window.casinoCards = { cardSvg, cardRow, pickableRow, cardName };
+  /* Cards the server wrote as text (`<span class="card-slot" data-card="Ah">`; an empty code is
+     a card face down) drawn as SVG, keeping the slot's classes (`up`: a face-up stud card). */
+  function drawSlots(root) {
+    for (const slot of (root || document).querySelectorAll("span.card-slot")) {
+      const svg = cardSvg(slot.dataset.card || null);
+      if (slot.classList.contains("up")) svg.classList.add("up");
+      slot.replaceWith(svg);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => drawSlots(document));
+
+  window.casinoCards = { cardSvg, cardRow, pickableRow, cardName, drawSlots };
 })();

@@ -1,0 +1,95 @@
+"""Poker hands named in the player's language. The engine values hands (``games.engine.hands``)
+and names them in English for logs and hand histories; the pages and the API name them here,
+from the engine's category and deciding ranks, so every language words them its own way."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext, pgettext
+
+from games.engine.hands import HandValue
+
+ACE = 14
+
+
+def _rank(rank: int) -> str:
+    """A rank as one card of it ("King high")."""
+    names = {
+        2: pgettext("card rank", "Two"),
+        3: pgettext("card rank", "Three"),
+        4: pgettext("card rank", "Four"),
+        5: pgettext("card rank", "Five"),
+        6: pgettext("card rank", "Six"),
+        7: pgettext("card rank", "Seven"),
+        8: pgettext("card rank", "Eight"),
+        9: pgettext("card rank", "Nine"),
+        10: pgettext("card rank", "Ten"),
+        11: pgettext("card rank", "Jack"),
+        12: pgettext("card rank", "Queen"),
+        13: pgettext("card rank", "King"),
+        14: pgettext("card rank", "Ace"),
+    }
+    return names[rank]
+
+
+def _ranks(rank: int) -> str:
+    """A rank as several cards of it ("Pair of kings")."""
+    names = {
+        2: pgettext("card ranks", "twos"),
+        3: pgettext("card ranks", "threes"),
+        4: pgettext("card ranks", "fours"),
+        5: pgettext("card ranks", "fives"),
+        6: pgettext("card ranks", "sixes"),
+        7: pgettext("card ranks", "sevens"),
+        8: pgettext("card ranks", "eights"),
+        9: pgettext("card ranks", "nines"),
+        10: pgettext("card ranks", "tens"),
+        11: pgettext("card ranks", "jacks"),
+        12: pgettext("card ranks", "queens"),
+        13: pgettext("card ranks", "kings"),
+        14: pgettext("card ranks", "aces"),
+    }
+    return names[rank]
+
+
+def named(category: str, ranks: Sequence[int]) -> str:
+    """A hand of ``category`` (``hands.CATEGORIES``) whose deciding ranks are ``ranks``, highest
+    first: also a part hand, such as a stud player's three cards on third street."""
+    first = ranks[0]
+    second = ranks[1] if len(ranks) > 1 else first
+    match category:
+        case "high_card":
+            return gettext("%(rank)s high") % {"rank": _rank(first)}
+        case "pair":
+            return gettext("Pair of %(ranks)s") % {"ranks": _ranks(first)}
+        case "two_pair":
+            return gettext("Two pair, %(high)s and %(low)s") % {
+                "high": _ranks(first),
+                "low": _ranks(second),
+            }
+        case "three_of_a_kind":
+            return gettext("Three of a kind, %(ranks)s") % {"ranks": _ranks(first)}
+        case "straight":
+            return gettext("Straight, %(rank)s high") % {"rank": _rank(first)}
+        case "flush":
+            return gettext("Flush, %(rank)s high") % {"rank": _rank(first)}
+        case "full_house":
+            return gettext("Full house, %(high)s full of %(low)s") % {
+                "high": _ranks(first),
+                "low": _ranks(second),
+            }
+        case "four_of_a_kind":
+            return gettext("Four of a kind, %(ranks)s") % {"ranks": _ranks(first)}
+        case "straight_flush":
+            if first == ACE:
+                return gettext("Royal flush")
+            return gettext("Straight flush, %(rank)s high") % {"rank": _rank(first)}
+        case "five_of_a_kind":
+            return gettext("Five of a kind, %(ranks)s") % {"ranks": _ranks(first)}
+    raise ValueError(f"no hand category {category!r}")
+
+
+def hand_name(value: HandValue) -> str:
+    """A five-card hand's value in words: "Pair of kings", "Flush, Jack high"."""
+    return named(value.category, value.ranks)

@@ -266,7 +266,7 @@ def settlement_lines(
             )
         elif kind == "rake":
             lines.append(
-                gettext("Rake of %(pot)s: %(amount)s.")
+                gettext("Rake (%(pot)s): %(amount)s.")
                 % {"pot": pot_name(data["pot"]), "amount": amount(data["amount"])}
             )
         elif kind == "pot_awarded":

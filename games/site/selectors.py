@@ -81,6 +81,7 @@ class HandSeat:
     cards: list[tuple[str | None, bool]]
     folded: bool
     hands: list[str]
+    note: str
     starting: str
     finishing: str
     net: Decimal
@@ -156,6 +157,15 @@ def _hand_names(state: PeerState, seat: int) -> list[str]:
     return names
 
 
+def _showdown_note(state: PeerState, seat: int, shown_after: bool) -> str:
+    """ST-10: a stud hand mucked at the showdown, or an uncalled winner's shown afterwards."""
+    if shown_after:
+        return gettext("shown after winning")
+    if isinstance(state, StudState) and state.hands[seat].shown is False:
+        return gettext("mucked at the showdown")
+    return ""
+
+
 def _award_value(state: PeerState, part: str | None, seat: int) -> HandValue:
     if isinstance(state, DrawmahaState):
         return state.draw_value(seat) if part == "draw" else state.omaha_value(seat)
@@ -169,6 +179,7 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
     state = hand.state
     names = dict(User.objects.filter(pk__in=hand.players).values_list("pk", "username"))
     hidden = _hidden_seats(game, round_, hand, viewer)
+    shown_after = set(round_.shown_hands.values_list("seat", flat=True))
     finishing = state.finishing_stacks or tuple(c.stack for c in state.chips)
     seats = []
     for index, (number, player) in enumerate(zip(hand.seats, hand.players, strict=True)):
@@ -180,6 +191,7 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
                 cards=_seat_cards(state, index, index in hidden),
                 folded=state.chips[index].folded,
                 hands=[] if index in hidden else _hand_names(state, index),
+                note=_showdown_note(state, index, number in shown_after),
                 starting=amount(state.starting_stacks[index]),
                 finishing=amount(finishing[index]),
                 net=from_cents(finishing[index] - state.starting_stacks[index]),

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.roles import PLAYER
-
+from games.drawmaha.serializers import table_json as drawmaha_table_json
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
@@ -22,11 +22,10 @@ from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus, Seat
 from games.peer import services as peer_services
+from games.peer.selectors import peer_table
 from games.site import selectors as pages
 from games.stud.hand import Hand as StudHand
 from games.stud.serializers import table_json as stud_table_json
-from games.drawmaha.serializers import table_json as drawmaha_table_json
-from games.peer.selectors import peer_table
 from games.stud.tasks import STUD as stud
 from games.tables.voids import void_round
 from payouts.services import deposit
@@ -95,13 +94,16 @@ def test_the_api_names_the_players_own_drawmaha_hand_both_ways_once_there_is_a_f
         drawmaha_table_json(drawmaha_table, peer_table(drawmaha_table), player)["hand"]["players"],
         key=lambda p: p["cards"] is None,
     )
-    assert mine["draw_hand"] and mine["omaha_hand"] is None  # no board yet (DM-4)
-    assert theirs["draw_hand"] is None and theirs["omaha_hand"] is None
+    assert mine["draw_hand"]
+    assert mine["omaha_hand"] is None
+    assert theirs["draw_hand"] is None
+    assert theirs["omaha_hand"] is None
     while running(drawmaha_table).engine_state["state"]["street"] == "preflop":
         act_passively(drawmaha, drawmaha_engine, drawmaha_table)
     seen = drawmaha_table_json(drawmaha_table, peer_table(drawmaha_table), player)["hand"]
     (mine,) = [p for p in seen["players"] if p["cards"] is not None]
-    assert len(seen["board"]) == 3 and mine["omaha_hand"]
+    assert len(seen["board"]) == 3
+    assert mine["omaha_hand"]
 
 
 def test_a_finished_stud_hand_explains_the_pot_its_rake_once_and_the_cards_each_may_see(
@@ -122,7 +124,8 @@ def test_a_finished_stud_hand_explains_the_pot_its_rake_once_and_the_cards_each_
     # ST-10: Alice mucked at the showdown, so Bob sees her cards; each sees their own.
     alice, bob = seen.seats
     assert [c for c, _ in alice.cards] == ["Th", "9d", "8s", "2c", "Jc", "5c", "4d"]
-    assert bob.mine and bob.hands == ["Full house, kings full of aces"]
+    assert bob.mine
+    assert bob.hands == ["Full house, kings full of aces"]
     assert seen.viewer_net == bob.net > 0
     assert "Seat 1 (alice) mucks." in seen.actions
     assert seen.actions[:2] == [  # the table's ante, 0.50
@@ -167,7 +170,8 @@ def test_a_timed_out_player_is_told_the_hand_was_folded(
     assert hand.status == RoundStatus.SETTLED
     seen = pages.finished_hand(pages.PEER_GAMES["stud"], hand, player)
     folded = [line for line in seen.settlement if "timed out" in line]
-    assert len(folded) == 1 and folded[0].endswith("timed out: hand folded.")
+    assert len(folded) == 1
+    assert folded[0].endswith("timed out: hand folded.")
 
 
 def test_a_voided_hand_says_the_stakes_went_back_and_why(
@@ -201,7 +205,8 @@ def test_the_recall_pages_a_players_hands_and_shows_nobody_elses(
         link = f'href="/play/recall/stud/{hand.pk}/"'
         assert (link in first_page) == (number < 2)
         assert (link in second_page) == (number >= 2)
-    assert "Page 1 of 2" in first_page and 'href="?game=stud&amp;page=2"' in first_page
+    assert "Page 1 of 2" in first_page
+    assert 'href="?game=stud&amp;page=2"' in first_page
     # A stranger guessing ids: no hand in the list, 404 on each page of one.
     spy = signed_in(make_user("mallory", PLAYER))
     assert "/play/recall/stud/" not in spy.get("/play/recall/?game=stud").content.decode()
@@ -210,9 +215,10 @@ def test_the_recall_pages_a_players_hands_and_shows_nobody_elses(
         assert spy.get(f"/play/recall/stud/{hand.pk}/summary/").status_code == 404
     # Another player's sitting named in the address lists none of their hands.
     sitting = Seat.objects.get(table=stud_table, player=player).pk
-    assert "/play/recall/stud/" not in spy.get(
-        f"/play/recall/?game=stud&sitting={sitting}"
-    ).content.decode()
+    assert (
+        "/play/recall/stud/"
+        not in spy.get(f"/play/recall/?game=stud&sitting={sitting}").content.decode()
+    )
     assert client.get("/play/recall/?game=poker").status_code == 404
 
 
@@ -230,7 +236,8 @@ def test_a_drawmaha_recall_never_shows_an_opponents_folded_cards(
     page = signed_in(winner).get(f"/play/recall/drawmaha/{hand.pk}/")
     text = page.content.decode()
     for card in folded_cards:
-        assert f'data-card="{card}"' not in text and f'"card": "{card}"' not in text
+        assert f'data-card="{card}"' not in text
+        assert f'"card": "{card}"' not in text
     assert len(page.context["hand"].dealt) == 5  # the winner's own cards to verify
     # The player who folded sees their own folded cards (folded ones too).
     own = signed_in(folder).get(f"/play/recall/drawmaha/{hand.pk}/").content.decode()

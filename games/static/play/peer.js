@@ -171,7 +171,7 @@
         class: ["seat", turn && "turn", mine && "mine", folded && "folded"].filter(Boolean).join(" "),
         "data-testid": `seat-${seat.seat}`,
         "data-seat": seat.seat,
-        style: `--x: ${(50 + 41 * Math.cos(angle)).toFixed(1)}%; --y: ${(50 + 40 * Math.sin(angle)).toFixed(1)}%`,
+        style: `--x: ${(50 + 38 * Math.cos(angle)).toFixed(1)}%; --y: ${(50 + 33 * Math.sin(angle)).toFixed(1)}%`,
         "aria-current": turn ? "true" : null,
       });
       const tags = [];

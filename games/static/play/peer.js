@@ -272,7 +272,7 @@
         onclick: () => { slider.value = high; number.value = option.max_amount; sync(option.max_amount); } },
       fmt(gettext("Pot limit: %(amount)s"), { amount: option.max_amount }));
       return h("div", { class: "wager" },
-        h("label", { for: id }, fmt(option.action === "bet" ? gettext("Bet %(low)s to %(high)s") : gettext("Raise to %(low)s to %(high)s"), { low: option.min_amount, high: option.max_amount })),
+        h("label", { for: id }, fmt(option.action === "bet" ? gettext("Bet (%(low)s–%(high)s)") : gettext("Raise to (%(low)s–%(high)s)"), { low: option.min_amount, high: option.max_amount })),
         slider, number, button, small, most);
     }
 

@@ -404,25 +404,26 @@ def test_the_recall_pages_and_the_wallet_leads_to_it(
     assert page.evaluate(NO_OVERFLOW)
 
 
-@pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_screens_of_the_peer_tables_recall_and_wallet(
-    open_as, player, other_player, stud_table, drawmaha_table, funded, screenshot, language, width
+    open_as, player, other_player, stud_table, drawmaha_table, funded, screenshot
 ):
     """A screenshot of each screen in each language and width, with no horizontal overflow:
     a stud and a Drawmaha table in play, the recall and the wallet."""
     for table, service in ((stud_table, stud), (drawmaha_table, drawmaha)):
         for number, user in enumerate((player, other_player), start=1):
             service.join(player=user, table=table, seat=number, buy_in=Decimal("100.00"))
-    page = open_as(player, language, width)
-    for name, url in (
-        ("stud-table", f"/play/stud/{stud_table.pk}/"),
-        ("drawmaha-table", f"/play/drawmaha/{drawmaha_table.pk}/"),
-        ("recall", "/play/recall/?game=stud"),
-        ("wallet", "/play/wallet/"),
-    ):
-        page.goto(url)
-        if name.endswith("table"):
-            expect(page.get_by_test_id("pot")).to_be_visible()
-            expect(page.get_by_test_id("countdown")).to_have_count(1)
-        assert page.evaluate(NO_OVERFLOW), (name, language, width)
-        screenshot(page, f"{name}-{language}-{width}")
+    for language, width in COMBOS:
+        page = open_as(player, language, width)
+        for name, url in (
+            ("stud-table", f"/play/stud/{stud_table.pk}/"),
+            ("drawmaha-table", f"/play/drawmaha/{drawmaha_table.pk}/"),
+            ("recall", "/play/recall/?game=stud"),
+            ("wallet", "/play/wallet/"),
+        ):
+            page.goto(url)
+            if name.endswith("table"):
+                expect(page.get_by_test_id("pot")).to_be_visible()
+                expect(page.get_by_test_id("countdown")).to_have_count(1)
+            assert page.evaluate(NO_OVERFLOW), (name, language, width)
+            screenshot(page, f"{name}-{language}-{width}")
+        page.context.close()

@@ -25,7 +25,7 @@ from games.models import Game, Round, RoundStatus, Seat
 from games.peer.game import PeerTableGame
 from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState, from_cents
 from games.peer.selectors import peer_dealt_cards
-from games.stud.serializers import withheld_seats
+from games.stud.serializers import UNKNOWN_CARD, withheld_seats
 from games.tables import selectors
 from games.tables.hand_names import hand_name
 from games.tables.voids import VOIDED
@@ -203,10 +203,12 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
     who = _namer(seats)
     dealt: list[dict[str, Any]] = []
     reshuffles: list[dict[str, Any]] = []
+    own = _own(hand, viewer)
+    may_see = _may_see(state, hidden, own, staff=selectors.is_staff_member(viewer))
     if round_.status == RoundStatus.SETTLED:
         _, visible = game.recall(round_, viewer)
         if visible is None:
-            visible = [(kind, _withheld(kind, data, hidden)) for kind, data in events]
+            visible = [(kind, _withheld(kind, data, may_see)) for kind, data in events]
         dealt, reshuffles = peer_dealt_cards(round_, visible)
     board = [str(c) for c in state.board] if isinstance(state, DrawmahaState) else []
     if isinstance(state, StudState) and state.common is not None:
@@ -218,7 +220,7 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
         board=board,
         seats=seats,
         settlement=settlement_lines(state, events, who) if over else [],
-        actions=action_lines(events, who, hidden, viewer_seats=_own(hand, viewer)),
+        actions=action_lines(events, who, may_see, viewer_seats=own),
         viewer_net=sum(mine, Decimal(0)) if mine and round_.status == RoundStatus.SETTLED else None,
         void_reason=round_.void_reason if round_.status == RoundStatus.VOIDED else "",
         dealt=dealt,
@@ -226,12 +228,37 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
     )
 
 
-def _withheld(kind: str, data: Any, hidden: frozenset[int]) -> Any:
-    """A Drawmaha event without the cards dealt face down to the ``hidden`` seats."""
+MaySee = Callable[[int, str, str | None], bool]
+
+
+def _may_see(
+    state: PeerState, hidden: frozenset[int], own: frozenset[int], *, staff: bool
+) -> MaySee:
+    """Whether the viewer may see a card dealt to an engine seat (face: stud's "up" or "down").
+    Staff see every card. At stud: every face-up card, and the down cards of the seats not
+    ``hidden`` (ST-10). At Drawmaha a player shows only the five cards held at the showdown
+    (DM-11): the cards exchanged away and folded hands stay unseen."""
+    if staff:
+        return lambda seat, card, face: True
+    if isinstance(state, DrawmahaState):
+        shown = {
+            seat: {str(c) for c in held}
+            for seat, held in enumerate(state.hands)
+            if seat not in hidden
+        }
+        return lambda seat, card, face: seat in own or card in shown.get(seat, ())
+    return lambda seat, card, face: face == "up" or seat in own or seat not in hidden
+
+
+def _withheld(kind: str, data: Any, may_see: MaySee) -> Any:
+    """A Drawmaha event without the cards the viewer may not see (the twist card shown face up
+    is everyone's, DM-6)."""
     if kind == "deal":
-        return {**data, "cards": [c for c in data["cards"] if c["seat"] not in hidden]}
-    if kind == "replacements" and data["seat"] in hidden:
-        return {**data, "cards": []}
+        cards = [c for c in data["cards"] if may_see(c["seat"], c["card"], None)]
+        return {**data, "cards": cards}
+    if kind == "replacements":
+        cards = [c for c in data["cards"] if may_see(data["seat"], c["card"], None)]
+        return {**data, "cards": cards}
     return data
 
 
@@ -317,7 +344,7 @@ def _cards(cards: Iterable[dict[str, Any]]) -> str:
 def action_lines(
     events: Iterable[tuple[str, dict[str, Any]]],
     who: Callable[[int], str],
-    hidden: frozenset[int],
+    may_see: MaySee,
     *,
     viewer_seats: frozenset[int],
 ) -> list[str]:
@@ -327,7 +354,7 @@ def action_lines(
     for kind, data in events:
         seat = data.get("seat") if isinstance(data, dict) else None
         values = {"who": who(seat) if isinstance(seat, int) else "", **_amounts(data)}
-        line = _action_line(kind, data, values, seat, hidden, viewer_seats)
+        line = _action_line(kind, data, values, seat, may_see, viewer_seats)
         if line:
             lines.append(line)
     return lines
@@ -344,7 +371,7 @@ def _action_line(
     data: dict[str, Any],
     values: dict[str, str],
     seat: int | None,
-    hidden: frozenset[int],
+    may_see: MaySee,
     viewer_seats: frozenset[int],
 ) -> str | None:
     match kind:
@@ -377,9 +404,8 @@ def _action_line(
             seen = [
                 c
                 for c in data["cards"]
-                if c.get("face") == "up" or c["seat"] in viewer_seats or c["seat"] not in hidden
+                if c["card"] != UNKNOWN_CARD and may_see(c["seat"], c["card"], c.get("face"))
             ]
-            seen = [c for c in seen if c.get("card") and c["card"] != "??"]
             return gettext("%(street)s dealt: %(cards)s.") % {
                 "street": street_name(data["street"]),
                 "cards": _cards(seen) or "…",

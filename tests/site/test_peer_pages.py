@@ -261,3 +261,38 @@ def test_wallet_entries_link_to_the_round_or_the_hands_of_the_sitting(
     hand = running(stud_table)
     listed = signed_in(player).get(recall_url.replace("&amp;", "&")).content.decode()
     assert f'href="/play/recall/stud/{hand.pk}/"' in listed
+
+
+def test_a_drawmaha_showdown_shows_the_five_cards_held_but_never_the_cards_exchanged_away(
+    player, other_player, pit, drawmaha_table, funded, settings
+):
+    """DM-5, DM-11: at the showdown a player shows the five cards held; the two cards each
+    exchanged away stay unseen by the other (staff see them)."""
+    seat_both(drawmaha, drawmaha_table, player, other_player)
+    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 3600  # no next hand
+    hand = running(drawmaha_table)
+    thrown: dict[int, list[str]] = {}
+    while hand.status == RoundStatus.DECIDING:
+        loaded = drawmaha.load_hand(hand.engine_state)
+        state = loaded.state
+        if state.street == drawmaha_engine.Street.DRAW and state.to_act not in thrown:
+            user = player if loaded.players[state.to_act] == player.pk else other_player
+            cards = [str(card) for card in state.hands[state.to_act][:2]]
+            thrown[state.to_act] = cards
+            drawmaha.act(player=user, table=drawmaha_table, action="exchange", cards=cards)
+        else:
+            act_passively(drawmaha, drawmaha_engine, drawmaha_table)
+        hand.refresh_from_db()
+    loaded = drawmaha.load_hand(hand.engine_state)
+    bob = loaded.players.index(other_player.pk)
+    assert thrown[bob]
+    page = signed_in(player).get(f"/play/recall/drawmaha/{hand.pk}/")
+    text = page.content.decode()
+    for card in thrown[bob]:
+        assert card not in " ".join(page.context["hand"].actions)
+        assert f'data-card="{card}"' not in text
+        assert card not in {d["card"] for d in page.context["hand"].dealt}
+    for card in loaded.state.hands[bob]:  # shown at the showdown
+        assert f'data-card="{card}"' in text
+    staff = signed_in(pit).get(f"/play/recall/drawmaha/{hand.pk}/").context["hand"]
+    assert set(thrown[bob]) <= {d["card"] for d in staff.dealt}

@@ -218,6 +218,8 @@ def test_two_players_play_a_stud_hand_street_by_street(
         settlement = page.get_by_test_id("settlement").locator("li")
         expect(settlement).to_have_count(len(lines))
         assert settlement.all_inner_texts() == lines
+        # Told in the live region too, for a screen reader.
+        expect(page.locator("#news")).to_have_text(" ".join(lines))
         assert page.evaluate(NO_OVERFLOW)
     screenshot(alice, f"stud-settled-{alice_language}-{alice_width}")
 

@@ -330,13 +330,20 @@
     async function lastHand() {
       const page = await api.request("GET", `${root.dataset.handsUrl}?table=${root.dataset.table}`);
       const finished = page.results.find((hand) => hand.state !== "deciding");
-      if (!finished || finished.id === lastHandId) return;
+      const endsNow = lastHandId !== null;  // the page looked before the hand was over
+      if (!finished) {
+        lastHandId = lastHandId ?? 0;
+        return;
+      }
+      if (finished.id === lastHandId) return;
       lastHandId = finished.id;
       const response = await fetch(root.dataset.summaryUrl.replace("/0/summary/", `/${finished.id}/summary/`), { credentials: "same-origin" });
       if (!response.ok) return;
       const view = document.getElementById("hand-view");
       view.innerHTML = await response.text();  // the server's own template, escaped there
       drawSlots(view);
+      // A hand that ends while the page is open is told in the live region, line by line.
+      if (endsNow) api.announce([...view.querySelectorAll(".settlement li")].map((li) => li.textContent).join(" "));
     }
 
     function render(table) {

@@ -19,9 +19,11 @@ from games.engine import drawmaha, drawmaha_phh
 from games.engine.betting import LegalAction
 from games.engine.common import cards_to_json
 from games.engine.drawmaha import DrawOption
+from games.engine.hands import best_omaha, evaluate
 from games.models import Round, Table
 from games.peer import serializers as peer_serializers
 from games.peer.selectors import PeerTable
+from games.tables.hand_names import hand_name
 from payouts.serializers import AmountField
 
 
@@ -39,8 +41,13 @@ def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:
         exchange = exchanges.get(seat)
         # A twist card is shown while the player decides and kept if taken; rejected, mucked.
         twist = exchange.twist if exchange and exchange.twist_taken is not False else None
+        # The two readings of the viewer's own five cards (DM-11): alone, and with the flop.
+        whole = own and len(held) == drawmaha.HAND_SIZE
+        flopped = whole and len(state.board) >= drawmaha.FLOP_SIZE
         return {
             "cards": cards_to_json(held) if own else None,
+            "draw_hand": hand_name(evaluate(held)) if whole else None,
+            "omaha_hand": hand_name(best_omaha(held, state.board)) if flopped else None,
             "card_count": len(held),
             "exchanged": None if exchange is None else len(exchange.discards),
             "twist": None if twist is None else str(twist),

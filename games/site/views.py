@@ -5,11 +5,13 @@ exactly what the API refuses."""
 from __future__ import annotations
 
 from typing import Any, cast
+from urllib.parse import urlencode
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.handlers.asgi import ASGIRequest
+from django.core.paginator import Paginator
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -18,24 +20,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from casino.http.permissions import acting_user
-from games import registry
 from games.joker_draw import explain
 from games.joker_draw.selectors import dealt_cards, paytables_in_force
 from games.joker_draw.serializers import round_json
-from games.models import Game, Table, TableLimits
+from games.models import Game, Round, Table, TableLimits
 from games.peer.game import PeerTableGame
-from games.peer.selectors import own_sitting, peer_dealt_cards
+from games.peer.selectors import own_sitting
+from games.site import selectors as pages
+from games.site.selectors import PEER_GAMES, WALLET_PAGE_SIZE
 from games.tables import hand_names, live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
-
-# The peer games by the name they have in page addresses and in the API's.
-PEER_GAMES: dict[str, PeerTableGame] = {
-    game.slug: game for game in registry.GAMES if isinstance(game, PeerTableGame)
-}
-RECALL_SIZE = 20
-WALLET_ENTRIES = 50
 
 
 def _limits_in_force(table: Table | None) -> TableLimits | None:
@@ -109,33 +105,60 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
 
 @login_required
 def wallet(request: HttpRequest) -> HttpResponse:
+    """The player's balances and, paged, the entries of one currency, each linked to the round
+    or the hands it belongs to."""
     user = acting_user(request)
     currency = request.GET.get("currency", Currency.USD)
     if currency not in Currency.values:
         raise Http404(f"No wallet currency {currency!r}.")
+    entries = Paginator(money.wallet_entries(user, currency), WALLET_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     return render(
         request,
         "play/wallet.html",
         {
             "wallets": money.wallets_of(user),
             "currency": currency,
-            "entries": money.wallet_entries(user, currency)[:WALLET_ENTRIES],
+            "entries": entries,
+            "lines": pages.wallet_lines(user, entries),
+            "query": urlencode({"currency": currency}),
         },
     )
 
 
+RECALL_GAMES = ("joker-draw", *PEER_GAMES)
+
+
 @login_required
 def recall(request: HttpRequest) -> HttpResponse:
-    """The player's last rounds and hands (staff and auditors: everyone's)."""
+    """The player's rounds or hands of one game, paged, newest first (staff and auditors:
+    everyone's); ``sitting`` narrows a peer game to the hands of one of the player's seats."""
+    game = request.GET.get("game", RECALL_GAMES[0])
+    if game not in RECALL_GAMES:
+        raise Http404("No such game.")
+    sitting = request.GET.get("sitting")
+    page = pages.recall_page(
+        request.user,
+        game,
+        request.GET.get("page"),
+        sitting=int(sitting) if sitting and sitting.isdecimal() else None,
+    )
+    labels = {"joker-draw": Game.JOKER_DRAW.label} | {
+        slug: Game(peer.code).label for slug, peer in PEER_GAMES.items()
+    }
     return render(
         request,
         "play/recall.html",
         {
-            "rounds": selectors.rounds_for(request.user, game=Game.JOKER_DRAW)[:RECALL_SIZE],
-            "stud_hands": selectors.rounds_for(request.user, game=Game.SEVEN_CARD_STUD)[
-                :RECALL_SIZE
-            ],
-            "drawmaha_hands": selectors.rounds_for(request.user, game=Game.DRAWMAHA)[:RECALL_SIZE],
+            "game": game,
+            "games": [(slug, labels[slug]) for slug in RECALL_GAMES],
+            "page": page,
+            "rows": pages.recall_rows(request.user, game, page),
+            "sitting": sitting if sitting and sitting.isdecimal() else "",
+            "query": urlencode(
+                {"game": game, **({"sitting": sitting} if sitting and sitting.isdecimal() else {})}
+            ),
         },
     )
 
@@ -160,29 +183,37 @@ def recall_round(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
-def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
-    """One stud or Drawmaha hand: what the commitment publishes while it is played; once it is
-    over, its whole history and every card's shuffle and deck position, to verify (FS-7)."""
+def _peer_hand(request: HttpRequest, game: str, pk: int) -> tuple[PeerTableGame, Round]:
     if game not in PEER_GAMES:
         raise Http404("No such game.")
     peer = PEER_GAMES[game]
     hand = selectors.rounds_for(request.user, game=peer.code).filter(pk=pk).first()
     if hand is None:
         raise Http404("No such hand.")
-    shown, visible = peer.recall(hand, request.user)
-    dealt, reshuffles = peer_dealt_cards(hand, visible)
+    return peer, hand
+
+
+@login_required
+def recall_hand(request: HttpRequest, game: str, pk: int) -> HttpResponse:
+    """One stud or Drawmaha hand: what the commitment publishes while it is played; once it is
+    over, the cards the player may see, its actions, its settlement, and every card's shuffle
+    and deck position, to verify (FS-7)."""
+    peer, hand = _peer_hand(request, game, pk)
     return render(
         request,
         "play/recall_hand.html",
-        {
-            "hand": hand,
-            "hand_json": shown,
-            "game": game,
-            "label": Game(peer.code).label,
-            "dealt": dealt,
-            "reshuffles": reshuffles,
-        },
+        {"hand": pages.finished_hand(peer, hand, request.user), "game": game},
+    )
+
+
+@login_required
+def hand_summary(request: HttpRequest, game: str, pk: int) -> HttpResponse:
+    """A finished hand's cards and settlement, as a piece of the table's page."""
+    peer, hand = _peer_hand(request, game, pk)
+    return render(
+        request,
+        "play/_hand_summary.html",
+        {"hand": pages.finished_hand(peer, hand, request.user), "game": game},
     )
 
 

@@ -16,16 +16,20 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from games.engine import stud, stud_phh
+from games.engine.cards import Card
 from games.engine.common import Event, cards_to_json
+from games.engine.hands import CATEGORIES, best_hand
 from games.models import Round, RoundStatus, Table
 from games.peer import serializers as peer_serializers
 from games.peer.hands import SERVICE_EVENTS
 from games.peer.selectors import PeerTable
 from games.stud.hand import ACTIONS, Hand
+from games.tables.hand_names import hand_name, named
 from games.tables.selectors import is_staff_member
 from payouts.serializers import AmountField
 
 UNKNOWN_CARD = "??"  # the PHH standard's card nobody may see
+HAND_SIZE = 5  # HR-3: a poker hand is five cards
 
 
 def table_json(table: Table, seated: PeerTable, viewer: Any) -> dict[str, Any]:
@@ -39,10 +43,13 @@ def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:
     def cards(seat: int, own: bool) -> dict[str, Any]:
         held = state.hands[seat]
         open_cards = own or held.shown
+        common = () if state.common is None else (state.common,)
         return {
             "down": cards_to_json(held.down) if open_cards else None,
             "down_count": len(held.down),
             "up": cards_to_json(held.up),
+            # The best hand so far of the cards the viewer sees of this seat, in words.
+            "hand": best_so_far(held.cards + common) if open_cards else None,
         }
 
     return peer_serializers.hand_in_play_json(
@@ -56,6 +63,15 @@ def hand_in_play_json(round_: Round, viewer: Any) -> dict[str, Any]:
             peer_serializers.betting_option_json(option) for option in stud.legal_actions(state)
         ],
     )
+
+
+def best_so_far(cards: tuple[Card, ...]) -> str:
+    """A stud hand in words: the best five of five or more cards (HR-3), or what three or four
+    cards make (ST-4's reading of up cards: pairs, two pair, three or four of a kind)."""
+    if len(cards) >= HAND_SIZE:
+        return hand_name(best_hand(cards))
+    category, ranks = stud.showing(cards)
+    return named(CATEGORIES[category], ranks)
 
 
 def hand_json(round_: Round, viewer: Any) -> dict[str, Any]:

@@ -7,6 +7,8 @@ context per form; English and Swedish use the same word for two of them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -92,14 +94,19 @@ def hand_name(value: HandValue) -> str:
     """The hand's name in the active language: "Pair of jacks", "Flush, king high"."""
     if value.is_royal:
         return str(CATEGORY_NAMES["royal_flush"])
-    ranks = value.ranks
+    return named(value.category, value.ranks)
+
+
+def named(category: str, ranks: Sequence[int]) -> str:
+    """A hand of ``category`` whose deciding ranks are ``ranks``, highest first: also a part
+    hand, such as a stud player's three cards on third street."""
     words = {
         "rank": _ONE[ranks[0]],
         "ranks": _MANY[ranks[0]],
         "pair_of": _PAIR_OF[ranks[0]],
         "second": _MANY[ranks[1]] if len(ranks) > 1 else "",
     }
-    return capfirst(str(_NAMES[value.category]) % words)
+    return capfirst(str(_NAMES[category]) % words)
 
 
 def category_name(category: str) -> str:

@@ -1,29 +1,21 @@
 """Players in Chromium against the live server: sign in, play a joker draw round with an
-exchange to its payout, verify its shuffle in the browser, play a stud hand between two
-browsers (with every face-up card drawn as the API deals it), and find the staff screens closed."""
+exchange to its payout, verify its shuffle in the browser, sit out and rebuy at a stud table,
+and find the staff screens closed (the peer tables' hands: test_peer_tables.py)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from decimal import Decimal
-from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import fairness
-from games.engine import stud as engine_stud
 from games.models import BoxSettlement, Round, RoundStatus, SeedPair
-from games.peer import services as peer_services
-from games.peer.selectors import peer_table
-from games.stud.hand import Hand
-from games.stud.serializers import table_json as stud_table_json
 from games.stud.tasks import STUD as stud
 from payouts.models import AccountKind
 from payouts.services import deposit, wallet
 from tests.fixtures.browser import TIMEOUT
-from tests.fixtures.stud_play import stud_deck
 
 
 @pytest.fixture
@@ -177,119 +169,6 @@ def test_verify_shuffle_follows_a_reshuffle_in_the_browser(signed_in, player):
     assert page.evaluate(verify, args) == [False, 1, [5, 6]]
 
 
-PASSIVE = ("Bring-in", "Check", "Call", "Show")
-
-
-def _act_passively(page: Page) -> bool:
-    """Click the passive action offered on this page, if it is this player's turn, and wait
-    for the table to come back."""
-    actions = page.locator("#actions")
-    for name in PASSIVE:
-        button = actions.get_by_role("button", name=re.compile(f"^{name}"))
-        if button.count():
-            button.first.click()
-            expect(actions.locator("button:disabled")).to_have_count(0)
-            return True
-    return False
-
-
-def test_two_browsers_play_a_stud_hand_against_each_other(
-    signed_in, player, other_player, stud_table, funded, screenshot
-):
-    alice, bob = signed_in(player), signed_in(other_player)
-    alice.goto(f"/play/stud/{stud_table.pk}/")
-    # A buy-in out of range: the API's refusal, word for word, next to the form.
-    alice.get_by_label("Buy-in").fill("10.00")
-    alice.get_by_role("button", name="Sit down").click()
-    expect(alice.locator("#join-error")).to_contain_text("The buy-in must be from 50.00 to 500.00")
-    for page, seat in ((alice, "1"), (bob, "2")):
-        page.set_default_timeout(TIMEOUT)
-        page.goto(f"/play/stud/{stud_table.pk}/")
-        # The client seed the hand mixes in, set at the table (FS-2).
-        page.get_by_label("Client seed").fill(f"seat-{seat}-seed")
-        page.get_by_role("button", name="Use this client seed").click()
-        expect(page.locator("#news")).to_contain_text("client seed is set")
-        page.get_by_label("Seat", exact=True).select_option(seat)
-        page.get_by_label("Buy-in").fill("100.00")
-        page.get_by_role("button", name="Sit down").click()
-        expect(page.locator("#my-seat")).to_have_text(seat)
-    # The hand deals itself once both have chips; each page hears of it (live notice).
-    for page in (alice, bob):
-        expect(page.get_by_test_id("pot")).to_contain_text("Hand 1")
-        expect(page.get_by_test_id("seat-1").locator("svg.card")).to_have_count(3)
-    # Each sees their own down cards and only backs for the other's (ST-2).
-    expect(alice.get_by_test_id("seat-2").locator("svg.back")).to_have_count(2)
-    expect(bob.get_by_test_id("seat-1").locator("svg.back")).to_have_count(2)
-    screenshot(alice, "stud-table")
-
-    # Both check or call to the end and show (ST-10): whoever's turn it is acts in their page.
-    hand = Round.objects.get(table=stud_table)
-    assert hand.client_seed == "1=seat-1-seed,2=seat-2-seed"
-    for _ in range(60):
-        hand.refresh_from_db()
-        if hand.status == RoundStatus.SETTLED:
-            break
-        if not (_act_passively(alice) or _act_passively(bob)):
-            alice.wait_for_timeout(250)
-    hand.refresh_from_db()
-    assert hand.status == RoundStatus.SETTLED
-    for page in (alice, bob):
-        result = page.get_by_test_id("hand-result")
-        expect(result).to_contain_text("Hand 1 · settled")
-        expect(result).to_contain_text("Main pot: Seat")
-        expect(result).to_contain_text(" shows")
-    screenshot(alice, "stud-showdown")
-
-    bob.get_by_role("link", name="Game recall").click()
-    bob.get_by_role("link", name=f"Hand 1 at {stud_table.name}").click()
-    bob.get_by_role("button", name="Verify shuffle").click()
-    expect(bob.get_by_test_id("deck-verdict")).to_contain_text("cards dealt match")
-
-
-def _drawn_up_cards(page: Page, seat: int) -> list[str]:
-    return (
-        page.get_by_test_id(f"seat-{seat}")
-        .locator("svg.card.up")
-        .evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
-    )
-
-
-def test_the_stud_table_draws_every_face_up_card_the_api_shows(
-    signed_in, player, other_player, stud_table, funded, screenshot
-):
-    """ST-4, ST-6: at every street each browser draws, for every seat, exactly the face-up
-    cards the API gives that player (none dropped, in dealing order)."""
-    users = (player, other_player)
-    for number, user in enumerate(users, start=1):
-        stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
-    pages = [signed_in(user) for user in users]
-    for page in pages:
-        page.set_default_timeout(TIMEOUT)
-        page.goto(f"/play/stud/{stud_table.pk}/")
-    hand = Round.objects.get(table=stud_table)
-    checked = []
-    for _ in range(90):
-        hand.refresh_from_db()
-        if hand.status == RoundStatus.SETTLED:
-            break
-        street = hand.engine_state["state"]["street"]
-        if street not in checked and street != "showdown":
-            for user, page in zip(users, pages, strict=True):
-                expect(page.get_by_test_id("pot")).to_contain_text(f" · {street} · ")
-                seen_table = stud_table_json(stud_table, peer_table(stud_table), user)
-                for seen in seen_table["hand"]["players"]:
-                    drawn = page.get_by_test_id(f"seat-{seen['seat']}").locator("svg.card.up")
-                    expect(drawn).to_have_count(len(seen["up"]))
-                    cards = drawn.evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
-                    assert cards == seen["up"], (street, seen["seat"])
-            checked.append(street)
-            if street == "sixth":
-                screenshot(pages[0], "stud-sixth-street")
-        if not any(_act_passively(page) for page in pages):
-            pages[0].wait_for_timeout(250)
-    assert checked == ["third", "fourth", "fifth", "sixth", "seventh"]
-
-
 def test_a_stud_player_sits_out_and_rebuys_at_the_table(
     signed_in, player, other_player, stud_table, funded, settings
 ):
@@ -316,126 +195,6 @@ def test_a_stud_player_sits_out_and_rebuys_at_the_table(
     ante.check()
     expect(page.get_by_test_id("pot")).to_contain_text("Hand 1")
     expect(page.get_by_test_id("seat-1")).not_to_contain_text("sitting out")
-
-
-def test_a_stud_recall_shows_the_hand_mucked_at_the_showdown(
-    signed_in, player, other_player, stud_table, funded, settings, monkeypatch
-):
-    """ST-10 (source 002): Alice mucks her jack high at the showdown; Bob's recall of the
-    hand shows her cards. (The deck is stacked for a known showdown: no seed to verify.)"""
-    deck = stud_deck(["Th 9d 2c", "As Ad Kc"], "3d | Jc Ks", "3h | 5c Kd", "3s | 4d 2h",
-                     "4h | 8s 7c")  # fmt: skip
-    monkeypatch.setattr(peer_services, "Deck", SimpleNamespace(shuffled=lambda *_: deck))
-    for number, user in enumerate((player, other_player), start=1):
-        stud.join(player=user, table=stud_table, seat=number, buy_in=Decimal("100.00"))
-    settings.STUD_HAND_PAUSE_SECONDS = 3600  # no next hand
-    hand = Round.objects.get(table=stud_table)
-    while hand.status != RoundStatus.SETTLED:
-        state = Hand.from_json(hand.engine_state)
-        legal = {option.kind.value for option in engine_stud.legal_actions(state.state)}
-        action = next(a for a in ("muck", "bring_in", "check", "call", "show") if a in legal)
-        user = player if state.players[state.state.to_act] == player.pk else other_player
-        stud.act(player=user, table=stud_table, action=action)
-        hand.refresh_from_db()
-    page = signed_in(other_player)
-    page.set_default_timeout(TIMEOUT)
-    page.goto(f"/play/recall/stud/{hand.pk}/")
-    mucked = page.get_by_test_id("history-1")
-    expect(mucked).to_contain_text("mucked")
-    cards = mucked.locator("svg.card").evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
-    assert cards == ["Th", "9d", "8s", "2c", "Jc", "5c", "4d"]
-
-
-def _play_drawmaha(
-    page: Page, *, raise_once: bool, twist: str, on_twist: Callable[[Page], object] | None = None
-) -> bool:
-    """One decision in this page, if it is this player's turn: raise the pot-limit maximum
-    with the slider once, exchange one card in the draw (DM-5), answer the twist (DM-6) with
-    ``twist``, else check or call."""
-    actions = page.locator("#actions")
-    if not actions.get_by_role("button").count():
-        return False
-    exchange = actions.get_by_role("button", name=re.compile("^Exchange"))
-    twist_button = actions.get_by_role("button", name=re.compile(f"^{twist} the twist card"))
-    slider = actions.get_by_role("slider")
-    if exchange.count():
-        actions.locator("button.card-pick").first.click()
-        actions.get_by_role("button", name="Exchange 1 card").click()
-    elif twist_button.count():
-        if on_twist is not None:
-            on_twist(page)
-        twist_button.click()
-    elif raise_once and slider.count():
-        slider.first.focus()
-        page.keyboard.press("End")  # the pot-limit maximum (DM-9)
-        wager = actions.locator(".wager").first
-        maximum = wager.locator('input[type="number"]').get_attribute("max")
-        expect(wager.get_by_role("button")).to_have_text(re.compile(f" {maximum}$"))
-        wager.get_by_role("button").click()
-    else:
-        passive = actions.get_by_role("button", name=re.compile("^(Check|Call)"))
-        passive.first.click()
-    expect(actions.locator("button:disabled")).to_have_count(0)
-    return True
-
-
-def test_two_browsers_play_a_drawmaha_hand_with_the_draw_and_the_twist(
-    signed_in, player, other_player, drawmaha_table, funded, screenshot
-):
-    alice, bob = signed_in(player), signed_in(other_player)
-    for page, seat in ((alice, "1"), (bob, "2")):
-        page.set_default_timeout(TIMEOUT)
-        page.goto(f"/play/drawmaha/{drawmaha_table.pk}/")
-        page.get_by_label("Seat", exact=True).select_option(seat)
-        page.get_by_label("Buy-in").fill("100.00")
-        page.get_by_role("button", name="Sit down").click()
-        expect(page.locator("#my-seat")).to_have_text(seat)
-    for page in (alice, bob):
-        expect(page.get_by_test_id("pot")).to_contain_text("Hand 1")
-        # Five cards each: one's own face up in the page, the other's as backs (DM-2).
-        expect(page.locator("li.seat.mine svg.card:not(.back)")).to_have_count(5)
-        expect(page.locator("li.seat:not(.mine) svg.back")).to_have_count(5)
-    screenshot(alice, "drawmaha-table")
-
-    hand = Round.objects.get(table=drawmaha_table)
-    raised = False
-    for _ in range(60):
-        hand.refresh_from_db()
-        if hand.status == RoundStatus.SETTLED:
-            break
-        if not raised and alice.locator("#actions").get_by_role("slider").count():
-            raised = _play_drawmaha(alice, raise_once=True, twist="Accept")
-        elif not (
-            _play_drawmaha(alice, raise_once=False, twist="Accept")
-            or _play_drawmaha(
-                bob,
-                raise_once=False,
-                twist="Reject",
-                on_twist=lambda page: screenshot(page, "drawmaha-twist"),
-            )
-        ):
-            alice.wait_for_timeout(250)
-    hand.refresh_from_db()
-    assert hand.status == RoundStatus.SETTLED
-    assert raised
-    kinds = list(hand.events.values_list("kind", flat=True))
-    assert "raise" in kinds
-    assert "twist_taken" in kinds  # alice's answer (DM-6)
-    assert "twist_rejected" in kinds  # bob's
-    for page in (alice, bob):
-        result = page.get_by_test_id("hand-result")
-        expect(result).to_contain_text("Hand 1 · settled")
-        expect(result).to_contain_text("(draw half)")
-        expect(result).to_contain_text("(Omaha half)")
-    screenshot(bob, "drawmaha-showdown")
-
-    alice.get_by_role("link", name="Game recall").click()
-    alice.get_by_role("link", name=f"Hand 1 at {drawmaha_table.name}").click()
-    expect(alice.get_by_test_id("hand-result")).to_contain_text("(Omaha half)")
-    alice.get_by_role("button", name="Verify shuffle").click()
-    expect(alice.get_by_test_id("commitment-verdict")).to_contain_text("equals the commitment")
-    expect(alice.get_by_test_id("deck-verdict")).to_contain_text("cards dealt match")
-    screenshot(alice, "drawmaha-recall")
 
 
 def test_a_player_cannot_open_the_staff_screens(signed_in, player, screenshot):

@@ -215,7 +215,8 @@ def test_a_stud_hand_in_play_shows_no_hole_cards_or_seed_to_the_other_player(
     for user in (player, other_player):
         client = signed_in(user)
         assert (
-            f'href="/play/recall/stud/{hand.pk}/"' in client.get("/play/recall/").content.decode()
+            f'href="/play/recall/stud/{hand.pk}/"'
+            in client.get("/play/recall/?game=stud").content.decode()
         )
         page = client.get(f"/play/recall/stud/{hand.pk}/").content.decode()
         assert hand.secret_server_seed() not in page
@@ -224,25 +225,29 @@ def test_a_stud_hand_in_play_shows_no_hole_cards_or_seed_to_the_other_player(
 
 
 def test_a_finished_peer_hand_shows_each_cards_shuffle_and_position(
-    player, other_player, drawmaha_table, funded
+    player, other_player, pit, drawmaha_table, funded
 ):
     drawmaha.join(player=player, table=drawmaha_table, seat=1, buy_in=Decimal("100.00"))
     drawmaha.join(player=other_player, table=drawmaha_table, seat=2, buy_in=Decimal("100.00"))
     hand = Round.objects.get(table=drawmaha_table, status=RoundStatus.DECIDING)
     state = DrawmahaHand.from_json(hand.engine_state)
     first = User.objects.get(pk=state.players[state.state.to_act])
-    assert signed_in(first).get(f"/play/recall/drawmaha/{hand.pk}/").context["dealt"] == []
+    assert signed_in(first).get(f"/play/recall/drawmaha/{hand.pk}/").context["hand"].dealt == []
     drawmaha.act(player=first, table=drawmaha_table, action="fold")
     hand.refresh_from_db()
     assert hand.status == RoundStatus.SETTLED
-    response = signed_in(player).get(f"/play/recall/drawmaha/{hand.pk}/")
+    # Staff see every card; a player only their own and the hands shown (none: DM-10).
+    response = signed_in(pit).get(f"/play/recall/drawmaha/{hand.pk}/")
     assert 'id="verify"' in response.content.decode()
     # DM-2: five cards each off one shuffle (FS-5), at the positions the seeds give.
     deck = fairness.deck_order(hand.secret_server_seed(), hand.client_seed, hand.nonce)
-    dealt = response.context["dealt"]
+    dealt = response.context["hand"].dealt
     assert [(d["shuffle"], d["position"]) for d in dealt] == [(0, n) for n in range(10)]
     assert [d["card"] for d in dealt] == [str(card) for card in deck[:10]]
-    assert response.context["reshuffles"] == []
+    assert response.context["hand"].reshuffles == []
+    own = signed_in(first).get(f"/play/recall/drawmaha/{hand.pk}/").context["hand"].dealt
+    folded = state.state.hands[state.players.index(first.pk)]
+    assert sorted(d["card"] for d in own) == sorted(str(card) for card in folded)
 
 
 def test_a_player_cannot_open_the_admin_or_the_staff_screens(player):

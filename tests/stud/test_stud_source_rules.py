@@ -160,8 +160,9 @@ def test_st10_a_folded_hand_is_never_shown_to_the_other_players(
         client.force_login(viewer)
         page = client.get(f"/play/recall/stud/{hand.pk}/")
         assert page.status_code == 200
-        on_page = {dealt["card"] for dealt in page.context["dealt"]}
+        on_page = {dealt["card"] for dealt in page.context["hand"].dealt}
         assert not set(ANN_DOWN) & on_page
+        assert not any(f'data-card="{card}"' in page.content.decode() for card in ANN_DOWN)
         assert {"As", "Qs", "2c"} <= on_page
     own = api_client(ann).get(f"{HANDS}{hand.pk}/").json()
     assert hand_of(own, 1)["down"] == ANN_DOWN

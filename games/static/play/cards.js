@@ -106,5 +106,17 @@
     return row;
   }
 
-  window.casinoCards = { cardSvg, cardRow, pickableRow, cardName };
+  /* Cards the server wrote as text (`<span class="card-slot" data-card="Ah">`; an empty code is
+     a card face down) drawn as SVG, keeping the slot's classes (`up`: a face-up stud card). */
+  function drawSlots(root) {
+    for (const slot of (root || document).querySelectorAll("span.card-slot")) {
+      const svg = cardSvg(slot.dataset.card || null);
+      if (slot.classList.contains("up")) svg.classList.add("up");
+      slot.replaceWith(svg);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => drawSlots(document));
+
+  window.casinoCards = { cardSvg, cardRow, pickableRow, cardName, drawSlots };
 })();

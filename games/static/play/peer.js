@@ -1,66 +1,50 @@
-/* Seven-card stud and Drawmaha tables: seats, stacks, the pot, whose turn with a countdown, the
-   legal actions with their amounts (a slider between the pot-limit minimum and maximum), the
-   draw and the twist, and the last hand's showdown with the winning hands named. Also the
-   recall page of one hand. Everything is read from and sent to the JSON API. */
+/* Seven-card stud and Drawmaha tables: the seats around an oval felt with their stacks (as a
+   number and as chips), bets, cards and the dealer button; the pot and the board in the middle;
+   whose turn with a countdown; the player's hand named; the legal actions with what each costs
+   (a call's amount to add and the total it makes; a pot-limit slider up to the maximum); the
+   draw and the twist; and the last hand's settlement, which the server words. Also the recall
+   page of one hand ("Verify shuffle"). Everything is read from and sent to the JSON API. */
 (function () {
   "use strict";
-  const { h, cents, money, signed } = window.casinoPage;
-  const { cardRow, pickableRow } = window.casinoCards;
+  // Django's JavaScript catalogue, loaded before the page scripts; the text as written without it.
+  const gettext = window.gettext || String;
+  const ngettext = window.ngettext || ((one, many, count) => (count === 1 ? one : many));
+  const interpolate = window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (_, key) => values[key]));
+  const fmt = (format, values) => interpolate(format, values, true);
+  const { h, cents, money } = window.casinoPage;
+  const { cardRow, pickableRow, cardSvg, drawSlots } = window.casinoCards;
 
-  const ACTION_NAMES = {
-    fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise", bring_in: "Bring-in",
-    complete: "Complete", show: "Show", muck: "Muck", exchange: "Exchange", take: "Accept", reject: "Reject",
+  const STREETS = {
+    third: gettext("Third street"), fourth: gettext("Fourth street"), fifth: gettext("Fifth street"),
+    sixth: gettext("Sixth street"), seventh: gettext("Seventh street"), preflop: gettext("Before the flop"),
+    flop: gettext("Flop"), draw: gettext("The draw"), turn: gettext("Turn"), river: gettext("River"),
+    showdown: gettext("Showdown"), over: gettext("Hand over"),
   };
-  const PART_NAMES = { draw: "draw half", omaha: "Omaha half", whole: "whole pot" };
+  // Chips by value in cents, largest first: a stack drawn as a few piles of them.
+  const CHIPS = [[10000, "chip-100"], [2500, "chip-25"], [500, "chip-5"], [100, "chip-1"], [25, "chip-q"], [1, "chip-c"]];
+  const MOST_CHIPS = 12;
 
-  // The last or recalled hand ------------------------------------------------------------------
+  function chipPiles(amount) {
+    const piles = h("span", { class: "chips", "aria-hidden": "true" });
+    let left = amount;
+    let drawn = 0;
+    for (const [value, colour] of CHIPS) {
+      const count = Math.min(Math.floor(left / value), MOST_CHIPS - drawn);
+      left -= Math.floor(left / value) * value;
+      if (count <= 0) continue;
+      drawn += count;
+      const pile = h("span", { class: `pile ${colour}` });
+      for (let i = 0; i < count; i++) pile.appendChild(h("i", { class: "chip" }));
+      piles.appendChild(pile);
+    }
+    return piles;
+  }
 
-  function handView(hand, game, names) {
-    const who = (index) => {
-      const seat = hand.seats[index];
-      return names && names[seat] ? `Seat ${seat} (${names[seat]})` : `Seat ${seat}`;
-    };
-    const view = h("div", { class: "last-hand", "data-testid": "hand-result" });
-    view.appendChild(h("p", { class: "caption" }, `Hand ${hand.nonce} · ${hand.state}`));
-    if (hand.state !== "settled") {
-      view.appendChild(h("p", {}, "Still being played: its cards and seed are shown once it is over."));
-      return view;
-    }
-    if (game === "drawmaha" && hand.board && hand.board.length) {
-      view.appendChild(h("div", { class: "board" }, h("h3", {}, "Board"), cardRow(hand.board)));
-    }
-    const shows = hand.events.filter((e) => e.kind === "show");
-    for (const { data } of shows) {
-      const named = game === "drawmaha" ? `${data.draw_hand} (draw) · ${data.omaha_hand} (Omaha)` : data.hand;
-      view.appendChild(h("div", { class: "shown" }, h("h3", {}, `${who(data.seat)} shows`), cardRow(data.cards),
-        h("p", { class: "hand-name" }, named)));
-    }
-    // ST-10: the history shows the hand's players a hand mucked at the showdown, and an
-    // uncalled winner's hand once its winner chose to show it.
-    (hand.hands || []).forEach((held, index) => {
-      const why = held.showdown === "mucked" ? "mucked" : held.shown_after_the_hand ? "showed after winning" : null;
-      if (why && held.down) {
-        view.appendChild(h("div", { class: "shown", "data-testid": `history-${held.seat}` },
-          h("h3", {}, `${who(index)} ${why}`), cardRow([...held.down, ...held.up])));
-      }
-    });
-    const awards = h("ul", { class: "awards" });
-    for (const { data } of hand.events.filter((e) => e.kind === "pot_awarded")) {
-      const winners = Object.entries(data.shares).map(([index, share]) => `${who(Number(index))} wins ${money(share)}`);
-      const part = data.part && data.part !== "whole" ? ` (${PART_NAMES[data.part]})` : "";
-      const pot = data.pot === 0 ? "Main pot" : `Side pot ${data.pot}`;
-      awards.appendChild(h("li", {}, `${pot}${part}: ${winners.join(", ")}`,
-        data.hand ? ` with ${data.hand}` : " uncontested", data.rake ? ` (rake ${money(data.rake)})` : ""));
-    }
-    view.appendChild(awards);
-    const stacks = h("ul", { class: "stacks" });
-    hand.seats.forEach((seat, index) => {
-      const start = cents(hand.starting_stacks[index]);
-      const end = cents(hand.finishing_stacks[index]);
-      stacks.appendChild(h("li", {}, `${who(index)}: ${money(start)} → ${money(end)} (${signed(end - start)})`));
-    });
-    view.appendChild(stacks);
-    return view;
+  // Verify shuffle on the recall page of one hand ---------------------------------------------
+
+  function recallPage(data) {
+    window.casinoFairness.wireVerifyButton(JSON.parse(data.textContent), 0);  // ST-1, DM-1: one 52-card deck
+    if (window.location.hash === "#fairness") document.getElementById("fairness").focus();
   }
 
   // The table ----------------------------------------------------------------------------------
@@ -69,14 +53,34 @@
     const api = window.casinoApi;
     const game = root.dataset.game;
     const tableUrl = root.dataset.tableUrl;
+    const felt = document.getElementById("table-view");
     const joinForm = document.getElementById("join-form");
     const joinError = document.getElementById("join-error");
     const actionError = document.getElementById("action-error");
     let lastTurn = null;
     let lastHandId = null;
+    let shown = null;
+
+    /* The focused control's key, to find its successor after the page is drawn again. */
+    function focusKey() {
+      const active = document.activeElement;
+      if (!active || active === document.body || !root.contains(active)) return null;
+      return active.dataset.focus || (active.id ? `#${active.id}` : null);
+    }
+
+    /* Focus back where it was, or on the felt: never lost to the page's body when the control
+       that had it was drawn again or went away. */
+    function restoreFocus(key) {
+      if (!key) return;
+      const active = document.activeElement;
+      if (active && active !== document.body && document.contains(active)) return;
+      const again = key && (key.startsWith("#") ? document.getElementById(key.slice(1)) : root.querySelector(`[data-focus="${key}"]`));
+      (again && !again.disabled ? again : felt).focus();
+    }
 
     async function post(path, body, errorNode) {
       errorNode.textContent = "";
+      const key = focusKey();
       // One decision at a time: the buttons stay off until the table comes back.
       const busy = document.querySelectorAll("#actions button, #seat-panel button");
       busy.forEach((b) => { b.disabled = true; });
@@ -88,6 +92,7 @@
         await load();
       } finally {
         document.querySelectorAll("#seat-panel button").forEach((b) => { b.disabled = false; });
+        restoreFocus(key);
       }
     }
 
@@ -106,7 +111,7 @@
         const chosen = select.value;
         select.replaceChildren();
         for (let n = 1; n <= table.limits.seats; n++) {
-          if (!taken.has(n)) select.appendChild(h("option", { value: n, selected: String(n) === chosen }, `Seat ${n}`));
+          if (!taken.has(n)) select.appendChild(h("option", { value: n, selected: String(n) === chosen }, fmt(gettext("Seat %(seat)s"), { seat: n })));
         }
       }
     }
@@ -114,156 +119,232 @@
     function playerCards(player) {
       if (game === "stud") {
         const row = cardRow(player.down || [], player.down ? 0 : player.down_count);
-        // A copy of the up cards: appending a card moves it out of the live `children` list.
-        for (const svg of [...cardRow(player.up).children]) { svg.classList.add("up"); row.appendChild(svg); }
+        for (const code of player.up) {
+          const svg = cardSvg(code);
+          svg.classList.add("up");
+          row.appendChild(svg);
+        }
         return row;
       }
-      return cardRow(player.cards || [], player.cards ? 0 : player.card_count);
+      const row = cardRow(player.cards || [], player.cards ? 0 : player.card_count);
+      if (!player.cards && player.twist) {
+        // DM-6: a twist card is shown face up to everyone.
+        const svg = cardSvg(player.twist);
+        svg.classList.add("up", "twist");
+        row.appendChild(svg);
+      }
+      return row;
     }
 
-    function tableView(table) {
-      const view = document.getElementById("table-view");
-      view.replaceChildren();
+    function centre(table) {
       const hand = table.hand;
-      const names = Object.fromEntries(table.seats.map((s) => [s.seat, s.player]));
-      if (hand) {
-        view.appendChild(h("p", { class: "pot", "data-testid": "pot" },
-          `Hand ${hand.nonce} · ${hand.street.replaceAll("_", " ")} · pot ${hand.pot}`));
-        if (game === "drawmaha") {
-          view.appendChild(h("div", { class: "board" }, h("h3", {}, "Board"),
-            hand.board.length ? cardRow(hand.board) : h("p", { class: "caption" }, "No board cards yet.")));
-        } else if (hand.common_card) {
-          view.appendChild(h("div", { class: "board" }, h("h3", {}, "Common card"), cardRow([hand.common_card])));
-        }
-        view.appendChild(h("p", { class: "caption" }, "This hand: commitment ", h("code", {}, hand.commitment),
-          " · client seeds ", h("code", {}, hand.client_seed)));
+      const middle = h("div", { class: "centre" });
+      if (!hand) {
+        middle.appendChild(h("p", { class: "waiting" }, table.seats.length < 2 ? gettext("Waiting for players.") : gettext("The next hand is about to be dealt.")));
       } else {
-        view.appendChild(h("p", {}, table.seats.length < 2 ? "Waiting for players." : "The next hand is about to be dealt."));
+        middle.appendChild(h("p", { class: "pot", "data-testid": "pot", "data-street": hand.street, "data-pot": hand.pot },
+          h("span", { class: "street" }, fmt(gettext("Hand %(number)s · %(street)s"), { number: hand.nonce, street: STREETS[hand.street] || hand.street })),
+          " ", h("span", { class: "pot-amount" }, chipPiles(cents(hand.pot)), fmt(gettext("Pot %(amount)s"), { amount: hand.pot }))));
+        if (game === "drawmaha") {
+          middle.appendChild(h("div", { class: "board", "data-testid": "board" }, h("h3", { class: "visually-hidden" }, gettext("Board")),
+            hand.board.length ? cardRow(hand.board) : h("p", { class: "caption" }, gettext("No board cards yet."))));
+        } else if (hand.common_card) {
+          middle.appendChild(h("div", { class: "board", "data-testid": "board" }, h("h3", {}, gettext("Common card")), cardRow([hand.common_card])));
+        }
       }
       // Committed before the next hand's antes or blinds (FS-2); revealed once that hand is over.
       if (table.next_hand_commitment) {
-        view.appendChild(h("p", { class: "caption", "data-testid": "next-hand-commitment" },
-          "Next hand's server seed SHA-256: ", h("code", {}, table.next_hand_commitment)));
+        middle.appendChild(h("p", { class: "caption commitment", "data-testid": "next-hand-commitment" },
+          gettext("Next hand's server seed SHA-256:"), " ", h("code", {}, table.next_hand_commitment)));
       }
-      const seats = h("ol", { class: "seats" });
-      const inHand = new Map((hand ? hand.players : []).map((p, index) => [p.seat, { ...p, index }]));
-      for (const seat of table.seats) {
-        const player = inHand.get(seat.seat);
-        const turn = hand && hand.to_act === seat.seat;
-        const item = h("li", {
-          class: `seat ${turn ? "turn" : ""} ${seat.seat === table.your_seat ? "mine" : ""} ${player && player.folded ? "folded" : ""}`,
-          "data-testid": `seat-${seat.seat}`,
-          "aria-current": turn ? "true" : null,
-        });
-        item.appendChild(h("p", { class: "who" }, `Seat ${seat.seat} · ${seat.player}`,
-          game === "drawmaha" && hand && player && player.index === hand.button ? h("span", { class: "tag" }, "button") : null,
-          seat.status !== "seated" ? h("span", { class: "tag" }, seat.status) : null,
-          seat.auto_ante === false ? h("span", { class: "tag" }, "sitting out") : null));
-        item.appendChild(h("p", { class: "stack" }, `Stack ${player ? player.stack : seat.chips}`,
-          player && cents(player.bet) ? ` · bet ${player.bet}` : "",
-          player && player.folded ? " · folded" : "", player && player.all_in ? " · all in" : ""));
-        if (player) {
-          item.appendChild(playerCards(player));
-          if (game === "drawmaha" && player.exchanged !== null) {
-            item.appendChild(h("p", { class: "caption" },
-              player.exchanged ? `Exchanged ${player.exchanged}` : "Stood pat",
-              player.twist ? ` · twist card ${player.twist}` : ""));
-          }
-        }
-        if (turn) {
-          const clock = h("span", { class: "clock", "aria-label": "Time left to act" });
-          item.appendChild(h("p", { class: "to-act" }, "To act ", clock));
-          api.countdown(clock, hand.decision_deadline);
-        }
-        seats.appendChild(item);
-      }
-      view.appendChild(seats);
-      return names;
+      return middle;
     }
 
-    function wagerControl(option) {
-      const name = ACTION_NAMES[option.action];
+    function seatView(table, seat, player, seats) {
+      const hand = table.hand;
+      const turn = Boolean(hand && hand.to_act === seat.seat);
+      const mine = seat.seat === table.your_seat;
+      const folded = Boolean(player && player.folded);
+      // Around the oval, seat 1 at the bottom and clockwise, as the players sit.
+      const angle = Math.PI / 2 + ((seat.seat - 1) * 2 * Math.PI) / seats;
+      const item = h("li", {
+        class: ["seat", turn && "turn", mine && "mine", folded && "folded"].filter(Boolean).join(" "),
+        "data-testid": `seat-${seat.seat}`,
+        "data-seat": seat.seat,
+        style: `--x: ${(50 + 38 * Math.cos(angle)).toFixed(1)}%; --y: ${(50 + 33 * Math.sin(angle)).toFixed(1)}%`,
+        "aria-current": turn ? "true" : null,
+      });
+      const tags = [];
+      if (mine) tags.push(h("span", { class: "tag" }, gettext("you")));
+      if (game === "drawmaha" && hand && player && player.index === hand.button) {
+        tags.push(h("span", { class: "dealer-button", "data-testid": "dealer-button", title: gettext("Dealer button") }, "D",
+          h("span", { class: "visually-hidden" }, gettext("Dealer button"))));
+      }
+      if (folded) tags.push(h("span", { class: "tag folded-tag" }, gettext("Folded")));
+      if (player && player.all_in) tags.push(h("span", { class: "tag" }, gettext("All in")));
+      if (seat.status === "leaving") tags.push(h("span", { class: "tag" }, gettext("Leaving")));
+      if (seat.auto_ante === false) tags.push(h("span", { class: "tag" }, gettext("sitting out")));
+      item.appendChild(h("p", { class: "who" }, h("span", { class: "name" }, fmt(gettext("Seat %(seat)s · %(player)s"), { seat: seat.seat, player: seat.player })), ...tags));
+      const stack = player ? player.stack : seat.chips;
+      item.appendChild(h("p", { class: "stack", "data-stack": stack }, chipPiles(cents(stack)), fmt(gettext("Stack %(amount)s"), { amount: stack })));
+      if (player) {
+        item.appendChild(playerCards(player));
+        if (player.hand && !mine) item.appendChild(h("p", { class: "hand-name" }, player.hand));
+        if (game === "drawmaha" && player.exchanged !== null) {
+          item.appendChild(h("p", { class: "caption" },
+            player.exchanged ? fmt(ngettext("Exchanged %(count)s card", "Exchanged %(count)s cards", player.exchanged), { count: player.exchanged }) : gettext("Stood pat")));
+        }
+        if (cents(player.bet)) {
+          item.appendChild(h("p", { class: "bet", "data-testid": `bet-${seat.seat}`, "data-bet": player.bet },
+            chipPiles(cents(player.bet)), fmt(gettext("Bet %(amount)s"), { amount: player.bet })));
+        }
+      }
+      if (turn) {
+        const clock = h("span", { class: "clock", "data-testid": "countdown", "data-deadline": hand.decision_deadline || "" });
+        item.appendChild(h("p", { class: "to-act" }, gettext("To act:"), " ", clock));
+        api.countdown(clock, hand.decision_deadline);
+      }
+      return item;
+    }
+
+    function tableView(table) {
+      felt.replaceChildren();
+      felt.classList.toggle("drawmaha", game === "drawmaha");
+      felt.appendChild(centre(table));
+      const hand = table.hand;
+      const seats = h("ol", { class: "seats" });
+      const inHand = new Map((hand ? hand.players : []).map((p, index) => [p.seat, { ...p, index }]));
+      for (const seat of table.seats) seats.appendChild(seatView(table, seat, inHand.get(seat.seat), table.limits.seats));
+      felt.appendChild(seats);
+    }
+
+    function myHand(table) {
+      const box = document.getElementById("hand-name");
+      const me = table.hand && table.hand.players.find((p) => p.seat === table.your_seat);
+      const names = [];
+      if (me && me.hand) names.push(fmt(gettext("Your hand: %(hand)s"), { hand: me.hand }));
+      if (me && me.draw_hand) names.push(fmt(gettext("Draw: %(hand)s"), { hand: me.draw_hand }));
+      if (me && me.omaha_hand) names.push(fmt(gettext("Omaha: %(hand)s"), { hand: me.omaha_hand }));
+      box.textContent = names.join(" · ");
+      return me;
+    }
+
+    function send(action, extra) {
+      return () => post("actions/", { action, ...extra }, actionError);
+    }
+
+    /* A wager's button: what the action is, the total it makes this street and what it adds. */
+    function wagerText(action, total) {
+      switch (action) {
+        case "bring_in": return fmt(gettext("Bring-in %(amount)s"), { amount: total });
+        case "complete": return fmt(gettext("Complete to %(amount)s"), { amount: total });
+        case "bet": return fmt(gettext("Bet %(amount)s"), { amount: total });
+        default: return fmt(gettext("Raise to %(amount)s"), { amount: total });
+      }
+    }
+
+    function adds(amount, myBet) {
+      return money(Math.max(0, cents(amount) - myBet));
+    }
+
+    function wagerControl(option, myBet) {
       const low = cents(option.min_amount);
       const high = cents(option.max_amount);
-      const to = ["bet", "bring_in"].includes(option.action) ? "" : " to";
+      const addText = (total) => fmt(gettext("adds %(amount)s"), { amount: adds(total, myBet) });
       if (low === high) {
-        return h("button", { type: "button", class: "primary",
-          onclick: () => post("actions/", { action: option.action, amount: option.min_amount }, actionError) },
-        `${name}${to} ${option.min_amount}${option.all_in ? " (all in)" : ""}`);
+        return h("button", { type: "button", class: "primary", "data-focus": `action-${option.action}`, onclick: send(option.action, { amount: option.min_amount }) },
+          wagerText(option.action, option.min_amount), option.all_in ? ` (${gettext("all in")})` : "",
+          " ", h("small", { class: "adds" }, addText(option.min_amount)));
       }
       // Pot limit (DM-9): any amount from the minimum to the maximum, in cents.
       const id = `amount-${option.action}`;
-      const slider = h("input", { type: "range", id: `${id}-slider`, min: low, max: high, step: 1, value: low,
-        "aria-label": `${name} amount` });
-      const number = h("input", { type: "number", id, min: option.min_amount, max: option.max_amount, step: "0.01",
+      const slider = h("input", { type: "range", id: `${id}-slider`, "data-focus": `${id}-slider`, min: low, max: high, step: 1, value: low,
+        "aria-label": option.action === "bet" ? gettext("Bet amount") : gettext("Raise amount") });
+      const number = h("input", { type: "number", id, "data-focus": id, min: option.min_amount, max: option.max_amount, step: "0.01",
         value: option.min_amount, inputmode: "decimal" });
-      const button = h("button", { type: "button", class: "primary" }, `${name}${to} ${option.min_amount}`);
-      const sync = (value) => { button.textContent = `${name}${to} ${value}`; };
+      const small = h("small", { class: "adds" }, addText(option.min_amount));
+      const button = h("button", { type: "button", class: "primary", "data-focus": `action-${option.action}` }, wagerText(option.action, option.min_amount));
+      const sync = (value) => { button.textContent = wagerText(option.action, value); small.textContent = addText(value); };
       slider.addEventListener("input", () => { number.value = money(Number(slider.value)); sync(number.value); });
       number.addEventListener("input", () => { slider.value = cents(number.value || "0"); sync(number.value); });
       button.addEventListener("click", () => post("actions/", { action: option.action, amount: number.value.trim() }, actionError));
+      const most = h("button", { type: "button", class: "pot-max", "data-focus": `${id}-max`,
+        onclick: () => { slider.value = high; number.value = option.max_amount; sync(option.max_amount); } },
+      fmt(gettext("Pot limit: %(amount)s"), { amount: option.max_amount }));
       return h("div", { class: "wager" },
-        h("label", { for: id }, `${name}${to} (${option.min_amount} to ${option.max_amount})`),
-        slider, number, button);
+        h("label", { for: id }, fmt(option.action === "bet" ? gettext("Bet (%(low)s–%(high)s)") : gettext("Raise to (%(low)s–%(high)s)"), { low: option.min_amount, high: option.max_amount })),
+        slider, number, button, small, most);
     }
 
-    function actionsView(table) {
+    function actionsView(table, me) {
       const box = document.getElementById("actions");
       box.replaceChildren();
       const hand = table.hand;
       const options = hand ? hand.legal_actions : [];
       if (!options.length) {
-        box.appendChild(h("p", {}, hand && hand.to_act ? `Waiting for seat ${hand.to_act}.` : "Not your turn."));
+        box.appendChild(h("p", {}, hand && hand.to_act ? fmt(gettext("Waiting for seat %(seat)s."), { seat: hand.to_act }) : gettext("Not your turn.")));
         return false;
       }
+      const myBet = me ? cents(me.bet) : 0;
       const row = h("div", { class: "controls" });
       for (const option of options) {
-        if (["bet", "raise", "complete", "bring_in", "call"].includes(option.action)) {
-          if (option.action === "call") {
-            row.appendChild(h("button", { type: "button",
-              onclick: () => post("actions/", { action: "call" }, actionError) }, `Call ${option.min_amount}`));
-          } else {
-            row.appendChild(wagerControl(option));
-          }
+        if (option.action === "call") {
+          // The amount to add, and beside it the total bet it makes.
+          const add = adds(option.min_amount, myBet);
+          row.appendChild(h("button", { type: "button", "data-focus": "action-call", "data-testid": "call", "data-add": add, "data-to": option.min_amount,
+            onclick: send("call") }, fmt(gettext("Call %(amount)s"), { amount: add }),
+          option.all_in ? ` (${gettext("all in")})` : "",
+          " ", h("small", { class: "to" }, fmt(gettext("to %(amount)s"), { amount: option.min_amount }))));
+        } else if (["bet", "raise", "complete", "bring_in"].includes(option.action)) {
+          row.appendChild(wagerControl(option, myBet));
         } else if (option.action === "exchange") {
-          const me = hand.players.find((p) => p.seat === table.your_seat);
           let picked = [];
-          const button = h("button", { type: "button", class: "primary" }, "Exchange none (stand pat)");
+          const standPat = gettext("Exchange none (stand pat)");
+          const button = h("button", { type: "button", class: "primary", "data-focus": "action-exchange" }, standPat);
           const redraw = () => {
-            button.textContent = picked.length ? `Exchange ${picked.length} card${picked.length > 1 ? "s" : ""}` : "Exchange none (stand pat)";
+            button.textContent = picked.length ? fmt(ngettext("Exchange %(count)s card", "Exchange %(count)s cards", picked.length), { count: picked.length }) : standPat;
             button.disabled = picked.length > option.max_cards;
           };
-          box.appendChild(h("p", {}, `The draw: pick up to ${option.max_cards} cards to exchange.`));
+          box.appendChild(h("p", {}, fmt(ngettext("The draw: pick up to %(count)s card to exchange.", "The draw: pick up to %(count)s cards to exchange.", option.max_cards), { count: option.max_cards })));
           box.appendChild(pickableRow(me.cards, (cards) => { picked = cards; redraw(); }));
           button.addEventListener("click", () => post("actions/", { action: "exchange", cards: picked }, actionError));
           row.appendChild(button);
         } else if (option.action === "take" || option.action === "reject") {
-          row.appendChild(h("button", { type: "button", class: option.action === "take" ? "primary" : "",
-            onclick: () => post("actions/", { action: option.action }, actionError) },
-          `${ACTION_NAMES[option.action]} the twist card ${option.card}`));
+          const text = option.action === "take" ? gettext("Accept the twist card %(card)s") : gettext("Reject the twist card %(card)s");
+          row.appendChild(h("button", { type: "button", class: option.action === "take" ? "primary" : "", "data-focus": `action-${option.action}`,
+            onclick: send(option.action) }, fmt(text, { card: option.card })));
         } else {
-          row.appendChild(h("button", { type: "button",
-            onclick: () => post("actions/", { action: option.action }, actionError) }, ACTION_NAMES[option.action]));
+          const names = { fold: gettext("Fold"), check: gettext("Check"), show: gettext("Show"), muck: gettext("Muck") };
+          row.appendChild(h("button", { type: "button", "data-focus": `action-${option.action}`, onclick: send(option.action) }, names[option.action] || option.action));
         }
       }
       if (options.some((o) => o.action === "take")) {
-        box.appendChild(h("div", { class: "twist" }, h("p", {}, "Your twist card, face up:"),
+        box.appendChild(h("div", { class: "twist" }, h("p", {}, gettext("Your twist card, face up:")),
           cardRow([options.find((o) => o.action === "take").card])));
       }
       box.appendChild(row);
       return true;
     }
 
-    async function lastHand(names) {
+    /* The last finished hand, as the server words it (its cards, hands and settlement). */
+    async function lastHand() {
       const page = await api.request("GET", `${root.dataset.handsUrl}?table=${root.dataset.table}`);
-      const settled = page.results.find((hand) => hand.state === "settled");
-      if (!settled || settled.id === lastHandId) return;
-      lastHandId = settled.id;
-      const full = await api.request("GET", `${root.dataset.handsUrl}${settled.id}/`);
-      document.getElementById("hand-view").replaceChildren(handView(full, game, names));
+      const finished = page.results.find((hand) => hand.state !== "deciding");
+      const endsNow = lastHandId !== null;  // the page looked before the hand was over
+      if (!finished) {
+        lastHandId = lastHandId ?? 0;
+        return;
+      }
+      if (finished.id === lastHandId) return;
+      lastHandId = finished.id;
+      const response = await fetch(root.dataset.summaryUrl.replace("/0/summary/", `/${finished.id}/summary/`), { credentials: "same-origin" });
+      if (!response.ok) return;
+      const view = document.getElementById("hand-view");
+      view.innerHTML = await response.text();  // the server's own template, escaped there
+      drawSlots(view);
+      // A hand that ends while the page is open is told in the live region, line by line.
+      if (endsNow) api.announce([...view.querySelectorAll(".settlement li")].map((li) => li.textContent).join(" "));
     }
-
-    let shown = null;
 
     function render(table) {
       // A refresh that brings nothing new keeps the page as it is (the cards picked, the
@@ -271,16 +352,19 @@
       const text = JSON.stringify(table);
       if (text === shown) return;
       shown = text;
+      const key = focusKey();
       seatPanel(table);
-      const names = tableView(table);
-      const myTurn = actionsView(table);
+      tableView(table);
+      const me = myHand(table);
+      const myTurn = actionsView(table, me);
+      restoreFocus(key);
       const turn = table.hand ? `${table.hand.id}:${table.hand.street}:${table.hand.to_act}` : null;
       if (turn !== lastTurn) {
         lastTurn = turn;
-        if (myTurn) api.announce("Your turn.");
-        else if (table.hand && table.hand.to_act) api.announce(`Seat ${table.hand.to_act} to act.`);
+        if (myTurn) api.announce(gettext("Your turn."));
+        else if (table.hand && table.hand.to_act) api.announce(fmt(gettext("Seat %(seat)s to act."), { seat: table.hand.to_act }));
       }
-      lastHand(names).catch(() => {});
+      lastHand().catch(() => {});
     }
 
     async function load() {
@@ -313,11 +397,6 @@
       return;
     }
     const data = document.getElementById("hand-data");
-    if (data) {
-      const view = document.getElementById("hand-view");
-      const hand = JSON.parse(data.textContent);
-      window.casinoFairness.wireVerifyButton(hand, 0);  // ST-1, DM-1: one 52-card deck
-      view.replaceChildren(handView(hand, view.dataset.game, null));
-    }
+    if (data) recallPage(data);
   });
 })();

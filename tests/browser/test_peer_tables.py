@@ -243,7 +243,12 @@ def _play_drawmaha(page: Page, *, raise_once: bool, twist: str) -> bool:
     twist_button = actions.locator(f'[data-focus="action-{twist}"]')
     slider = actions.get_by_role("slider")
     if exchange.count():
-        actions.locator("button.card-pick").first.click()
+        pick = actions.locator("button.card-pick").first
+        expect(pick.locator(".pick-mark")).to_be_hidden()
+        pick.click()
+        # Marked in a word, beside its lift: the card goes (DM-5).
+        expect(pick).to_have_attribute("aria-pressed", "true")
+        expect(pick.locator(".pick-mark")).to_be_visible()
         _click(page, exchange)
     elif twist_button.count():
         _click(page, twist_button)

@@ -89,9 +89,16 @@
       button.setAttribute("aria-label", interpolate(gettext("Pick %(card)s to exchange"), { card: cardName(code) }, true));
       button.dataset.card = code;
       button.appendChild(cardSvg(code));
+      // A picked card says so in a word, not by its lift or colour alone.
+      const mark = document.createElement("span");
+      mark.className = "pick-mark";
+      mark.textContent = gettext("Exchange");
+      mark.hidden = true;
+      button.appendChild(mark);
       button.addEventListener("click", () => {
         const picked = button.getAttribute("aria-pressed") !== "true";
         button.setAttribute("aria-pressed", String(picked));
+        mark.hidden = !picked;
         onChange([...row.querySelectorAll('[aria-pressed="true"]')].map((b) => b.dataset.card));
       });
       row.appendChild(button);

@@ -206,9 +206,7 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
     own = _own(hand, viewer)
     may_see = _may_see(state, hidden, own, staff=selectors.is_staff_member(viewer))
     if round_.status == RoundStatus.SETTLED:
-        _, visible = game.recall(round_, viewer)
-        if visible is None:
-            visible = [(kind, _withheld(kind, data, may_see)) for kind, data in events]
+        visible = [(kind, _withheld(kind, data, may_see)) for kind, data in events]
         dealt, reshuffles = peer_dealt_cards(round_, visible)
     board = [str(c) for c in state.board] if isinstance(state, DrawmahaState) else []
     if isinstance(state, StudState) and state.common is not None:
@@ -251,10 +249,10 @@ def _may_see(
 
 
 def _withheld(kind: str, data: Any, may_see: MaySee) -> Any:
-    """A Drawmaha event without the cards the viewer may not see (the twist card shown face up
-    is everyone's, DM-6)."""
+    """An event without the cards dealt to a seat that the viewer may not see (the board, the
+    burns, a common card and a twist card shown face up are everyone's)."""
     if kind == "deal":
-        cards = [c for c in data["cards"] if may_see(c["seat"], c["card"], None)]
+        cards = [c for c in data["cards"] if may_see(c["seat"], c["card"], c.get("face"))]
         return {**data, "cards": cards}
     if kind == "replacements":
         cards = [c for c in data["cards"] if may_see(data["seat"], c["card"], None)]

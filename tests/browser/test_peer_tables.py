@@ -142,7 +142,7 @@ def _check_turn(page: Page, hand: dict) -> None:
 
 
 def test_two_players_play_a_stud_hand_street_by_street(
-    open_as, player, other_player, stud_table, funded, screenshot
+    open_as, player, other_player, stud_table, funded, screenshot, settings
 ):
     """ST-2..ST-7, ST-10: each browser draws every seat's face-up cards and its own down cards
     as the API gives them, at every street; the bring-in and completion say their amounts; a
@@ -166,6 +166,7 @@ def test_two_players_play_a_stud_hand_street_by_street(
     expect(alice.get_by_role("heading", name=words(alice_language, "Your move"))).to_be_visible()
 
     hand = running(stud_table)
+    settings.STUD_HAND_PAUSE_SECONDS = 3600  # this hand's result stays the last word
     assert hand.client_seed == "1=seat-1-seed,2=seat-2-seed"
     users = {player.pk: (player, alice), other_player.pk: (other_player, bob)}
     # Third street: the bring-in (ST-3), a completion, and a call of what is left to add.
@@ -242,7 +243,12 @@ def _play_drawmaha(page: Page, *, raise_once: bool, twist: str) -> bool:
     twist_button = actions.locator(f'[data-focus="action-{twist}"]')
     slider = actions.get_by_role("slider")
     if exchange.count():
-        actions.locator("button.card-pick").first.click()
+        pick = actions.locator("button.card-pick").first
+        expect(pick.locator(".pick-mark")).to_be_hidden()
+        pick.click()
+        # Marked in a word, beside its lift: the card goes (DM-5).
+        expect(pick).to_have_attribute("aria-pressed", "true")
+        expect(pick.locator(".pick-mark")).to_be_visible()
         _click(page, exchange)
     elif twist_button.count():
         _click(page, twist_button)
@@ -262,7 +268,7 @@ def _play_drawmaha(page: Page, *, raise_once: bool, twist: str) -> bool:
 
 
 def test_two_players_play_a_drawmaha_hand_through_the_draw_and_the_twist(
-    open_as, player, other_player, drawmaha_table, funded, screenshot
+    open_as, player, other_player, drawmaha_table, funded, screenshot, settings
 ):
     """DM-2..DM-11: at every street each browser draws its own five cards, backs for the
     other's, the board and a taken twist card as the API gives them; the button is marked;
@@ -270,6 +276,7 @@ def test_two_players_play_a_drawmaha_hand_through_the_draw_and_the_twist(
     (alice_language, alice_width), (bob_language, bob_width) = COMBOS[3], COMBOS[4]
     for number, user in enumerate((player, other_player), start=1):
         drawmaha.join(player=user, table=drawmaha_table, seat=number, buy_in=Decimal("100.00"))
+    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 3600  # one hand
     alice = open_as(player, alice_language, alice_width)
     bob = open_as(other_player, bob_language, bob_width)
     users = ((player, alice), (other_player, bob))

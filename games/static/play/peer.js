@@ -6,10 +6,7 @@
    page of one hand ("Verify shuffle"). Everything is read from and sent to the JSON API. */
 (function () {
   "use strict";
-  // Django's JavaScript catalogue, loaded before the page scripts; the text as written without it.
-  const gettext = window.gettext || String;
-  const ngettext = window.ngettext || ((one, many, count) => (count === 1 ? one : many));
-  const interpolate = window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (_, key) => values[key]));
+  // gettext, ngettext and interpolate: Django's JavaScript catalogue, loaded by the frame.
   const fmt = (format, values) => interpolate(format, values, true);
   const { h, cents, money } = window.casinoPage;
   const { cardRow, pickableRow, cardSvg, drawSlots } = window.casinoCards;

@@ -128,8 +128,12 @@ class TableLimits(MakerCheckerChange):
     # Sitting out: a player out of time on this many hands in a row is sat out (dealt no hand,
     # charged no ante or blind) until back, and cashed out after this many minutes sat out.
     # Empty in versions from before the setting: the peer games' defaults apply.
-    timeouts_to_sit_out = models.PositiveSmallIntegerField(null=True, blank=True)
-    sit_out_minutes = models.PositiveIntegerField(null=True, blank=True)
+    timeouts_to_sit_out = models.PositiveSmallIntegerField(
+        _("hands timed out in a row to sit out"), null=True, blank=True
+    )
+    sit_out_minutes = models.PositiveIntegerField(
+        _("minutes sat out before the cash-out"), null=True, blank=True
+    )
 
     class Meta:
         ordering = ("table", "-number")

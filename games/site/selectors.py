@@ -214,7 +214,7 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
     return FinishedHand(
         round=round_,
         game=game.slug,
-        label=Game(game.code).label,
+        label=str(Game(game.code).label),
         board=board,
         seats=seats,
         settlement=settlement_lines(state, events, who) if over else [],

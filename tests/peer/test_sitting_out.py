@@ -113,6 +113,10 @@ def test_two_hands_timed_out_in_a_row_sit_a_player_out_and_no_ante_is_taken(play
         {"seat": 2, "timeouts": 2, "cash_out_at": sitting.cash_out_at.isoformat()}
     ]  # engine seat 2 of the hand: cal, third from the dealer's left
     assert not first.events.filter(kind=SAT_OUT).exists()
+    # The hand history's file and recall read past it (the services' own event).
+    assert api_client(cal).get(f"/api/v1/stud/hands/{second.pk}/phh/").status_code == 200
+    recalled = api_client(cal).get(f"/api/v1/stud/hands/{second.pk}/").json()
+    assert SAT_OUT in [event["kind"] for event in recalled["events"]]
     chips, wallet = sitting.chips, balance(cal)
     for _ in range(2):
         following = running(table)

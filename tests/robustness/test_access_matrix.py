@@ -137,6 +137,10 @@ def expected_post(route: Route, role: str) -> set[int]:
         return {403}  # only players play: staff and auditors move no stakes
     if path.endswith("/leave/"):
         return {200}  # the sample player is seated: an empty body is a whole request
+    if path.endswith("/back/"):
+        # A whole request too ("I'm back"): 200 while the sample player is seated, 409 once
+        # the leave before it has cashed the seat out.
+        return {200, 409}
     if path.endswith("/show/"):
         return {409}  # a whole request too, but the sample hand is still being played (ST-10)
     if path == "/api/v1/me/seeds/rotate/":

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0014_hand_client_seed_of_any_length"),
+        ("games", "0015_verbose_names"),
     ]
 
     operations = [

@@ -82,8 +82,8 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
             if path.startswith("/api/v1/staff/") and role in ("player", "auditor"):
                 return {403}  # only who may start RTP runs measures on demand
         return {405}  # a form's target: POST only
-    if path == "/" or path.startswith(("/api/schema/", "/api/docs/")):
-        return {200}
+    if path == "/" or path.startswith(("/api/schema/", "/api/docs/", "/i18n/js/")):
+        return {200}  # the scripts' translations are as public as the scripts
     if path.startswith("/api/v1/"):
         if role == "anonymous":
             return {401}

@@ -7,6 +7,7 @@ line; the i18n tests check the catalogues with the same extraction.
 
 from __future__ import annotations
 
+import copy
 import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -163,8 +164,10 @@ def update(extra: Iterable[Path] = ()) -> dict[str, int]:
         for language in LANGUAGES:
             path = po_path(language, domain)
             catalog = _read(path, language, domain)
+            # A copy each: the update inserts the template's own messages, which the fill then
+            # changes, so a shared template would hand one language's text to the next.
             catalog.update(
-                template,
+                copy.deepcopy(template),
                 no_fuzzy_matching=True,
                 update_header_comment=False,
                 update_creation_date=False,

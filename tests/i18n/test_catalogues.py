@@ -113,3 +113,26 @@ def test_compile_writes_what_django_reads_leaving_out_fuzzy_translations(scratch
         compiled = read_mo(file)
     assert compiled.get("Wallet").string == "Кошелёк"
     assert compiled.get("Lobby") is None
+
+
+def test_a_message_new_to_every_catalogue_gets_each_language_its_own_translation(
+    scratch_locale, tmp_path
+):
+    """The update fills each language from its own file, even when the message is new to all."""
+    for language in catalogues.LANGUAGES:
+        path = catalogues.po_path(language, "django")
+        with path.open("rb") as file:
+            catalog = read_po(file)
+        catalog.delete("No such hand.")
+        with path.open("wb") as file:
+            write_po(file, catalog)
+    extra = [
+        write_entries(tmp_path / "new.ru.po", {"No such hand.": "Нет такой раздачи."}),
+        write_entries(tmp_path / "new.sv.po", {"No such hand.": "Ingen sådan hand."}),
+    ]
+
+    catalogues.update(extra)
+
+    for language, expected in (("ru", "Нет такой раздачи."), ("sv", "Ingen sådan hand.")):
+        with catalogues.po_path(language, "django").open("rb") as file:
+            assert read_po(file).get("No such hand.").string == expected

@@ -284,7 +284,7 @@ def test_screens_in_every_language_and_width(
     open_page, player, joker_table, stud_table, funded, screenshot
 ):
     """One sweep of the lobby, the joker table with a settled round and a rules page in each
-    language at each width, with screenshots; none scrolls sideways at 390."""
+    language at each width, with screenshots; none scrolls sideways on a phone."""
     round_ = joker_draw.open_round(
         player=player,
         table=joker_table,
@@ -295,16 +295,20 @@ def test_screens_in_every_language_and_width(
         page = open_page(player, language, width)
         page.goto("/play/")
         expect(page.get_by_test_id(f"lobby-table-{joker_table.pk}")).to_be_visible()
-        no_sideways_scroll(page, width)
+        phone = width < 500
+        if phone:
+            no_sideways_scroll(page, width)
         screenshot(page, f"lobby-{language}-{width}")
         page.goto(f"/play/joker-draw/{joker_table.pk}/")
         expect(page.get_by_test_id("payout")).to_be_visible()
-        no_sideways_scroll(page, width)
+        if phone:
+            no_sideways_scroll(page, width)
         screenshot(page, f"joker-table-{language}-{width}")
         page.goto("/play/rules/drawmaha/")
         with translation.override(language):
             label = str(Game(Game.DRAWMAHA).label)
         expect(page.get_by_role("heading", level=1)).to_contain_text(label)
-        no_sideways_scroll(page, width)
+        if phone:
+            no_sideways_scroll(page, width)
         screenshot(page, f"rules-drawmaha-{language}-{width}")
         page.context.close()

@@ -24,7 +24,7 @@ from games.joker_draw.serializers import round_json
 from games.models import Game, Table, TableLimits
 from games.peer.game import PeerTableGame
 from games.peer.selectors import peer_dealt_cards
-from games.tables import hand_names, live, selectors
+from games.tables import live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
@@ -202,7 +202,7 @@ def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
                     "kind": paytable.kind,
                     "version": paytable.version.number,
                     "lines": [
-                        (hand_names.category_name(line), explain.odds(odds))
+                        (explain.line_name(line), explain.odds(odds))
                         for line, odds in paytable.lines
                     ],
                 }

@@ -1,5 +1,6 @@
 """What a player reads about a settled joker draw box: every settlement line in words, with
-the rule and the paytable line that moved the money (JD-10..JD-13). Rounds are played on the engine with stacked decks, so each outcome is certain."""
+the rule and the paytable line that moved the money (JD-10..JD-13). Rounds are played on the
+engine with stacked decks, so each outcome is certain."""
 
 from __future__ import annotations
 

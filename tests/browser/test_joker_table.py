@@ -172,13 +172,12 @@ def test_a_whole_round_on_one_screen_in_words_with_costs_and_the_keyboard_kept(
     page.keyboard.press("Enter")
     picks.nth(3).focus()
     page.keyboard.press("Space")
-    marked = box_1.locator('.card-pick[aria-pressed="true"] .exchange-mark')
+    marked = box_1.locator('.card-pick[aria-pressed="true"] .pick-mark')
     expect(marked).to_have_count(2)
     expect(marked.first).to_be_visible()
-    expect(marked.first).to_have_text(
-        script_text(page, "pgettext('card picked to be exchanged', 'EXCHANGE')")
-    )
-    expect(box_1.locator('.card-pick[aria-pressed="false"] .exchange-mark').first).to_be_hidden()
+    expect(marked.first).to_have_text(script_text(page, "gettext('Exchange')"))
+    assert marked.first.inner_text() == script_text(page, "gettext('Exchange')").upper()
+    expect(box_1.locator('.card-pick[aria-pressed="false"] .pick-mark').first).to_be_hidden()
     assert "HOLD" not in page.locator("#felt").inner_text().upper().replace("EXCHANGE", "")
     exchange = box_1.locator("button.exchange")
     expect(exchange).to_have_text(

@@ -12,7 +12,14 @@ from django.utils.translation import gettext as _
 
 from games.engine import joker_draw
 from games.engine.hands import HandValue, evaluate
-from games.tables.hand_names import category_name, hand_name
+from games.tables.hand_names import hand_name
+from payouts.models import PaytableCategory
+
+
+def line_name(line: str) -> str:
+    """A paytable line's name in the active language (JD-14; `royal_flush` is a line of its
+    own, HR-10)."""
+    return str(PaytableCategory(line).label)
 
 
 def amount(value: Decimal) -> str:
@@ -71,7 +78,7 @@ def _main_line(
         return _(
             "Your %(hand)s beats the dealer's %(dealer)s: ante pays 1:1 (%(ante)s won), "
             "bet pays %(odds)s by the %(line)s line (%(bet)s won)."
-        ) % {**words, "odds": odds(line_odds), "line": category_name(result.bet_line)}
+        ) % {**words, "odds": odds(line_odds), "line": line_name(result.bet_line)}
     return _("Equal hands, %(hand)s each: ante and bet returned.") % words
 
 
@@ -87,7 +94,7 @@ def _bonus_line(
         }
     return _("BONUS: your first five cards pay %(odds)s by the %(line)s line (%(won)s won).") % {
         "odds": odds(dict(state.bonus_paytable)[result.bonus_line]),
-        "line": category_name(result.bonus_line),
+        "line": line_name(result.bonus_line),
         "won": amount(result.bonus),
     }
 

@@ -28,7 +28,7 @@ from games.peer.game import PeerTableGame
 from games.peer.selectors import own_sitting
 from games.site import selectors as pages
 from games.site.selectors import PEER_GAMES, WALLET_PAGE_SIZE
-from games.tables import hand_names, live, selectors
+from games.tables import live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
@@ -234,7 +234,7 @@ def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
                     "kind": paytable.kind,
                     "version": paytable.version.number,
                     "lines": [
-                        (hand_names.category_name(line), explain.odds(odds))
+                        (explain.line_name(line), explain.odds(odds))
                         for line, odds in paytable.lines
                     ],
                 }

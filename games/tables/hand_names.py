@@ -1,114 +1,95 @@
-"""Poker hands named in the reader's language. The engine names hands in English for the
-stored results and the logs; what a player reads comes from here, by the hand's category and
-the ranks that decide it (``HandValue.ranks``).
-
-Russian needs a rank in three forms ("туз", "тузы", "пара тузов"), so each rank word has a
-context per form; English and Swedish use the same word for two of them."""
+"""Poker hands named in the player's language. The engine values hands (``games.engine.hands``)
+and names them in English for logs and hand histories; the pages and the API name them here,
+from the engine's category and deciding ranks, so every language words them its own way."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.text import capfirst
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, pgettext
 
 from games.engine.hands import HandValue
 
-# A category's name alone, as a paytable line shows it; `royal_flush` is a line of its own
-# (HR-10), `high_card` never pays but names a hand.
-CATEGORY_NAMES = {
-    "high_card": gettext_lazy("High card"),
-    "pair": gettext_lazy("Pair"),
-    "two_pair": gettext_lazy("Two pair"),
-    "three_of_a_kind": gettext_lazy("Three of a kind"),
-    "straight": gettext_lazy("Straight"),
-    "flush": gettext_lazy("Flush"),
-    "full_house": gettext_lazy("Full house"),
-    "four_of_a_kind": gettext_lazy("Four of a kind"),
-    "straight_flush": gettext_lazy("Straight flush"),
-    "royal_flush": gettext_lazy("Royal flush"),
-    "five_of_a_kind": gettext_lazy("Five of a kind"),
-}
-
-# One card of the rank ("ace high"), cards of the rank ("aces"), and "a pair of" them.
-_ONE = {
-    2: pgettext_lazy("one card of the rank", "two"),
-    3: pgettext_lazy("one card of the rank", "three"),
-    4: pgettext_lazy("one card of the rank", "four"),
-    5: pgettext_lazy("one card of the rank", "five"),
-    6: pgettext_lazy("one card of the rank", "six"),
-    7: pgettext_lazy("one card of the rank", "seven"),
-    8: pgettext_lazy("one card of the rank", "eight"),
-    9: pgettext_lazy("one card of the rank", "nine"),
-    10: pgettext_lazy("one card of the rank", "ten"),
-    11: pgettext_lazy("one card of the rank", "jack"),
-    12: pgettext_lazy("one card of the rank", "queen"),
-    13: pgettext_lazy("one card of the rank", "king"),
-    14: pgettext_lazy("one card of the rank", "ace"),
-}
-_MANY = {
-    2: pgettext_lazy("cards of the rank", "twos"),
-    3: pgettext_lazy("cards of the rank", "threes"),
-    4: pgettext_lazy("cards of the rank", "fours"),
-    5: pgettext_lazy("cards of the rank", "fives"),
-    6: pgettext_lazy("cards of the rank", "sixes"),
-    7: pgettext_lazy("cards of the rank", "sevens"),
-    8: pgettext_lazy("cards of the rank", "eights"),
-    9: pgettext_lazy("cards of the rank", "nines"),
-    10: pgettext_lazy("cards of the rank", "tens"),
-    11: pgettext_lazy("cards of the rank", "jacks"),
-    12: pgettext_lazy("cards of the rank", "queens"),
-    13: pgettext_lazy("cards of the rank", "kings"),
-    14: pgettext_lazy("cards of the rank", "aces"),
-}
-_PAIR_OF = {
-    2: pgettext_lazy("a pair of", "twos"),
-    3: pgettext_lazy("a pair of", "threes"),
-    4: pgettext_lazy("a pair of", "fours"),
-    5: pgettext_lazy("a pair of", "fives"),
-    6: pgettext_lazy("a pair of", "sixes"),
-    7: pgettext_lazy("a pair of", "sevens"),
-    8: pgettext_lazy("a pair of", "eights"),
-    9: pgettext_lazy("a pair of", "nines"),
-    10: pgettext_lazy("a pair of", "tens"),
-    11: pgettext_lazy("a pair of", "jacks"),
-    12: pgettext_lazy("a pair of", "queens"),
-    13: pgettext_lazy("a pair of", "kings"),
-    14: pgettext_lazy("a pair of", "aces"),
-}
-_NAMES = {
-    "high_card": gettext_lazy("%(rank)s high"),
-    "pair": gettext_lazy("Pair of %(pair_of)s"),
-    "two_pair": gettext_lazy("Two pair, %(ranks)s and %(second)s"),
-    "three_of_a_kind": gettext_lazy("Three of a kind, %(ranks)s"),
-    "straight": gettext_lazy("Straight, %(rank)s high"),
-    "flush": gettext_lazy("Flush, %(rank)s high"),
-    "full_house": gettext_lazy("Full house, %(ranks)s full of %(second)s"),
-    "four_of_a_kind": gettext_lazy("Four of a kind, %(ranks)s"),
-    "straight_flush": gettext_lazy("Straight flush, %(rank)s high"),
-    "five_of_a_kind": gettext_lazy("Five of a kind, %(ranks)s"),
-}
+ACE = 14
 
 
-def hand_name(value: HandValue) -> str:
-    """The hand's name in the active language: "Pair of jacks", "Flush, king high"."""
-    if value.is_royal:
-        return str(CATEGORY_NAMES["royal_flush"])
-    return named(value.category, value.ranks)
+def _rank(rank: int) -> str:
+    """A rank as one card of it ("King high")."""
+    names = {
+        2: pgettext("card rank", "Two"),
+        3: pgettext("card rank", "Three"),
+        4: pgettext("card rank", "Four"),
+        5: pgettext("card rank", "Five"),
+        6: pgettext("card rank", "Six"),
+        7: pgettext("card rank", "Seven"),
+        8: pgettext("card rank", "Eight"),
+        9: pgettext("card rank", "Nine"),
+        10: pgettext("card rank", "Ten"),
+        11: pgettext("card rank", "Jack"),
+        12: pgettext("card rank", "Queen"),
+        13: pgettext("card rank", "King"),
+        14: pgettext("card rank", "Ace"),
+    }
+    return names[rank]
+
+
+def _ranks(rank: int) -> str:
+    """A rank as several cards of it ("Pair of kings")."""
+    names = {
+        2: pgettext("card ranks", "twos"),
+        3: pgettext("card ranks", "threes"),
+        4: pgettext("card ranks", "fours"),
+        5: pgettext("card ranks", "fives"),
+        6: pgettext("card ranks", "sixes"),
+        7: pgettext("card ranks", "sevens"),
+        8: pgettext("card ranks", "eights"),
+        9: pgettext("card ranks", "nines"),
+        10: pgettext("card ranks", "tens"),
+        11: pgettext("card ranks", "jacks"),
+        12: pgettext("card ranks", "queens"),
+        13: pgettext("card ranks", "kings"),
+        14: pgettext("card ranks", "aces"),
+    }
+    return names[rank]
 
 
 def named(category: str, ranks: Sequence[int]) -> str:
-    """A hand of ``category`` whose deciding ranks are ``ranks``, highest first: also a part
-    hand, such as a stud player's three cards on third street."""
-    words = {
-        "rank": _ONE[ranks[0]],
-        "ranks": _MANY[ranks[0]],
-        "pair_of": _PAIR_OF[ranks[0]],
-        "second": _MANY[ranks[1]] if len(ranks) > 1 else "",
-    }
-    return capfirst(str(_NAMES[category]) % words)
+    """A hand of ``category`` (``hands.CATEGORIES``) whose deciding ranks are ``ranks``, highest
+    first: also a part hand, such as a stud player's three cards on third street."""
+    first = ranks[0]
+    second = ranks[1] if len(ranks) > 1 else first
+    match category:
+        case "high_card":
+            return gettext("%(rank)s high") % {"rank": _rank(first)}
+        case "pair":
+            return gettext("Pair of %(ranks)s") % {"ranks": _ranks(first)}
+        case "two_pair":
+            return gettext("Two pair, %(high)s and %(low)s") % {
+                "high": _ranks(first),
+                "low": _ranks(second),
+            }
+        case "three_of_a_kind":
+            return gettext("Three of a kind, %(ranks)s") % {"ranks": _ranks(first)}
+        case "straight":
+            return gettext("Straight, %(rank)s high") % {"rank": _rank(first)}
+        case "flush":
+            return gettext("Flush, %(rank)s high") % {"rank": _rank(first)}
+        case "full_house":
+            return gettext("Full house, %(high)s full of %(low)s") % {
+                "high": _ranks(first),
+                "low": _ranks(second),
+            }
+        case "four_of_a_kind":
+            return gettext("Four of a kind, %(ranks)s") % {"ranks": _ranks(first)}
+        case "straight_flush":
+            if first == ACE:
+                return gettext("Royal flush")
+            return gettext("Straight flush, %(rank)s high") % {"rank": _rank(first)}
+        case "five_of_a_kind":
+            return gettext("Five of a kind, %(ranks)s") % {"ranks": _ranks(first)}
+    raise ValueError(f"no hand category {category!r}")
 
 
-def category_name(category: str) -> str:
-    """A paytable line's or a hand category's name in the active language."""
-    return str(CATEGORY_NAMES[category])
+def hand_name(value: HandValue) -> str:
+    """A five-card hand's value in words: "Pair of kings", "Flush, Jack high"."""
+    return named(value.category, value.ranks)

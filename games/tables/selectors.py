@@ -56,7 +56,7 @@ def tables_for(user: User | AnonymousUser, *, game: str | None = None) -> QueryS
 
 def players_at_tables() -> dict[int, int]:
     """How many players each table has now: seated at a peer table, with a round in play at a
-    banked one. Tables nobody is at are left out."""
+    banked one, in one query. Tables nobody is at are left out."""
     seated = (
         Seat.objects.exclude(status=SeatStatus.LEFT)
         .values("table_id")
@@ -67,7 +67,7 @@ def players_at_tables() -> dict[int, int]:
         .values("table_id")
         .annotate(players=Count("player_id", distinct=True))
     )
-    return {row["table_id"]: row["players"] for row in [*seated, *playing]}
+    return {row["table_id"]: row["players"] for row in seated.union(playing, all=True)}
 
 
 def players_closed_tables(user: User | AnonymousUser) -> Q:

@@ -1,19 +1,14 @@
-"""What a player reads about a joker draw box: the hand named by its category and ranks, and
-every settlement line in words, with the rule and the paytable line that moved the money
-(JD-10..JD-13). Rounds are played on the engine with stacked decks, so each outcome is certain."""
+"""What a player reads about a settled joker draw box: every settlement line in words, with
+the rule and the paytable line that moved the money (JD-10..JD-13). Rounds are played on the
+engine with stacked decks, so each outcome is certain."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
 
-import pytest
-
 from games.engine import joker_draw
-from games.engine.cards import parse_cards
-from games.engine.hands import evaluate
 from games.joker_draw import explain
-from games.tables.hand_names import category_name, hand_name
 from tests.fixtures.joker_draw import stacked_deck
 
 BET = {
@@ -48,28 +43,9 @@ def play(
     return explain.box_lines(state.boxes[0], state.results[0], state)
 
 
-@pytest.mark.parametrize(
-    ("cards", "name"),
-    [
-        ("Jc Jd 4h 7s 9c", "Pair of jacks"),
-        ("Kc Kd 9h 9s 2c", "Two pair, kings and nines"),
-        ("7c 7d 7h Ks 2c", "Three of a kind, sevens"),
-        ("Ac 2d 3h 4s 5c", "Straight, five high"),  # HR-1: the wheel
-        ("2h 7h 9h Jh Kh", "Flush, king high"),
-        ("Kc Kd Kh 9s 9c", "Full house, kings full of nines"),
-        ("Ac Ad Ah As JK", "Five of a kind, aces"),  # HR-6
-        ("Th Jh Qh Kh JK", "Royal flush"),  # HR-8, HR-10: the joker makes the ace
-        ("9s Ts Js Qs Ks", "Straight flush, king high"),
-        ("Ac 9d 7h 4s 2c", "Ace high"),
-    ],
-)
-def test_a_hand_is_named_by_its_category_and_deciding_ranks(cards, name):  # HR-1..HR-10
-    assert hand_name(evaluate(parse_cards(cards))) == name
-
-
 def test_paytable_lines_are_named_in_words_not_by_their_codes():  # JD-14
-    assert category_name("royal_flush") == "Royal flush"
-    assert category_name("three_of_a_kind") == "Three of a kind"
+    assert explain.line_name("royal_flush") == "Royal flush"
+    assert explain.line_name("three_of_a_kind") == "Three of a kind"
 
 
 def test_a_fold_says_the_ante_is_lost():  # JD-12
@@ -117,7 +93,7 @@ def test_a_winning_hand_the_paytable_does_not_list_is_paid_one_to_one():  # JD-1
 def test_equal_hands_push():  # JD-11, HR-9
     # Both hold the same straight; the dealer stands on it (JD-9.0).
     lines = play("5c 6d 7h 8s 9c", "5d 6h 7s 8c 9d", joker_draw.Bet(1))
-    assert lines == ["Equal hands, Straight, nine high each: ante and bet returned."]
+    assert lines == ["Equal hands, Straight, Nine high each: ante and bet returned."]
 
 
 def test_the_bonus_line_names_the_first_five_cards_line_or_the_loss():  # JD-13

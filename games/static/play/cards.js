@@ -4,19 +4,16 @@
 (function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
-  // Card names for screen readers, in the page's language (Django's JavaScript catalogue).
   const RANK_NAMES = {
-    2: pgettext("card name", "Two"), 3: pgettext("card name", "Three"), 4: pgettext("card name", "Four"),
-    5: pgettext("card name", "Five"), 6: pgettext("card name", "Six"), 7: pgettext("card name", "Seven"),
-    8: pgettext("card name", "Eight"), 9: pgettext("card name", "Nine"), T: pgettext("card name", "Ten"),
-    J: pgettext("card name", "Jack"), Q: pgettext("card name", "Queen"), K: pgettext("card name", "King"),
-    A: pgettext("card name", "Ace"),
+    2: gettext("Two"), 3: gettext("Three"), 4: gettext("Four"), 5: gettext("Five"), 6: gettext("Six"),
+    7: gettext("Seven"), 8: gettext("Eight"), 9: gettext("Nine"), T: gettext("Ten"), J: gettext("Jack"),
+    Q: gettext("Queen"), K: gettext("King"), A: gettext("Ace"),
   };
   const SUITS = {
-    c: { name: pgettext("card name", "clubs"), symbol: "\u2663", colour: "#1b7a3a" },
-    d: { name: pgettext("card name", "diamonds"), symbol: "\u2666", colour: "#1f5fbf" },
-    h: { name: pgettext("card name", "hearts"), symbol: "\u2665", colour: "#c8102e" },
-    s: { name: pgettext("card name", "spades"), symbol: "\u2660", colour: "#1a1a1a" },
+    c: { name: gettext("clubs"), symbol: "\u2663", colour: "#1b7a3a" },
+    d: { name: gettext("diamonds"), symbol: "\u2666", colour: "#1f5fbf" },
+    h: { name: gettext("hearts"), symbol: "\u2665", colour: "#c8102e" },
+    s: { name: gettext("spades"), symbol: "\u2660", colour: "#1a1a1a" },
   };
 
   function el(name, attrs, text) {
@@ -77,9 +74,7 @@
     return row;
   }
 
-  /* Cards the player can pick (to exchange): real toggle buttons, usable by keyboard. A picked
-     card is lifted and wears the word EXCHANGE on a struck-through band, so the mark is read,
-     not told by colour, and cannot pass for a HOLD. */
+  /* Cards the player can pick (to exchange): real toggle buttons, usable by keyboard. */
   function pickableRow(codes, onChange) {
     const row = document.createElement("div");
     row.className = "cards pickable";
@@ -88,17 +83,19 @@
       button.type = "button";
       button.className = "card-pick";
       button.setAttribute("aria-pressed", "false");
-      button.setAttribute("aria-label", interpolate(gettext("Exchange %(card)s"), { card: cardName(code) }, true));
+      button.setAttribute("aria-label", interpolate(gettext("Pick %(card)s to exchange"), { card: cardName(code) }, true));
       button.dataset.card = code;
       button.appendChild(cardSvg(code));
+      // A picked card says so in a word, not by its lift or colour alone.
       const mark = document.createElement("span");
-      mark.className = "exchange-mark";
-      mark.setAttribute("aria-hidden", "true");
-      mark.textContent = pgettext("card picked to be exchanged", "EXCHANGE");
+      mark.className = "pick-mark";
+      mark.textContent = gettext("Exchange");
+      mark.hidden = true;
       button.appendChild(mark);
       button.addEventListener("click", () => {
         const picked = button.getAttribute("aria-pressed") !== "true";
         button.setAttribute("aria-pressed", String(picked));
+        mark.hidden = !picked;
         onChange([...row.querySelectorAll('[aria-pressed="true"]')].map((b) => b.dataset.card));
       });
       row.appendChild(button);

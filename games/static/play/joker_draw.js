@@ -46,7 +46,7 @@
 
   /* The box's stakes beside its cards, as chips with their amounts written on. */
   function stakesView(box) {
-    const chip = (label, value, kind) => h("li", { class: `chip ${kind}` },
+    const chip = (label, value, kind) => h("li", { class: `stake-chip ${kind}` },
       h("span", { class: "chip-label" }, label), " ", h("span", { class: "chip-amount" }, shown(cents(value))));
     return h("ul", { class: "stakes", "aria-label": gettext("Stakes") },
       chip(gettext("Ante"), box.ante, "ante"),

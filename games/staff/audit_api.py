@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -68,7 +69,8 @@ def _page(request: Request, items: Any) -> tuple[Any, dict[str, Any]]:
     paginator = Paginator(items, PAGE_SIZE)
     number = request.query_params.get("page", "1")
     if not number.isdigit() or not 1 <= int(number) <= max(paginator.num_pages, 1):
-        raise ValidationError({"page": [f"Pages run from 1 to {max(paginator.num_pages, 1)}."]})
+        last = max(paginator.num_pages, 1)
+        raise ValidationError({"page": [_("Pages run from 1 to %(last)s.") % {"last": last}]})
     page = paginator.page(int(number))
     return page, {"count": paginator.count, "page": page.number, "pages": paginator.num_pages}
 
@@ -412,7 +414,7 @@ class MeasurementProgress(APIView):
         try:
             task = UUID(task_id)
         except ValueError:
-            raise ValidationError({"task_id": ["A measurement's task is a UUID."]}) from None
+            raise ValidationError({"task_id": [_("A measurement's task is a UUID.")]}) from None
         result = AsyncResult(str(task))
         alerts = result.result if result.successful() else None
         return Response({"state": result.state, "alerts": alerts})

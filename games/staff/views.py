@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import F, Sum
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -91,6 +92,7 @@ READ_ROUNDS = ("games.view_round", "games.view_roundevent")
 READ_LEDGER = ("payouts.view_account", "payouts.view_ledgerentry")
 
 PAYOUTS_PER_PAGE = 50
+ZERO = Decimal("0.00")
 View = Callable[..., HttpResponseBase]
 
 
@@ -448,7 +450,8 @@ def payouts(request: HttpRequest) -> HttpResponse:
     if form.is_bound and not form.is_valid():
         return render(request, "staff/payouts.html", {"form": form}, status=400)
     filters = form.filters() if form.is_bound else {}
-    page = Paginator(box_settlements(**filters), PAYOUTS_PER_PAGE).get_page(request.GET.get("page"))
+    boxes = box_settlements(**filters)
+    page = Paginator(boxes, PAYOUTS_PER_PAGE).get_page(request.GET.get("page"))
     page.object_list = _with_corrections(page.object_list)
     query = request.GET.copy()
     query.pop("page", None)
@@ -457,8 +460,25 @@ def payouts(request: HttpRequest) -> HttpResponse:
         "page": page,
         "query": query.urlencode(),
         "csv_url": f"{reverse('staff:payouts-csv')}?{query.urlencode()}",
+        "totals": box_totals(boxes),
     }
     return render(request, "staff/payouts.html", context)
+
+
+def box_totals(boxes: Any) -> dict[str, Decimal | None]:
+    """What the filtered boxes staked, what they paid back (stakes returned with the winnings),
+    the house's result and its hold, summed in one query."""
+    sums = boxes.aggregate(
+        staked=Sum(F("ante_staked") + F("bet_staked") + F("bonus_staked"), default=ZERO),
+        players=Sum("total_result", default=ZERO),
+    )
+    staked, house = sums["staked"], -sums["players"]
+    return {
+        "staked": staked,
+        "paid": staked - house,
+        "house": house,
+        "hold_percent": (house * 100 / staked).quantize(CENT) if staked else None,
+    }
 
 
 def _with_corrections(settlements: Iterable[BoxSettlement]) -> list[BoxSettlement]:

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from casino.roles import PLAYER
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
-from games.models import Round, RoundStatus
+from games.models import BoxSettlement, Round, RoundStatus
 from games.tables import gaming_day
 from games.tables.voids import void_round
 from payouts.models import Account, AccountKind, LedgerEntry, LedgerTransaction, RtpObservation
@@ -359,3 +359,16 @@ def test_the_round_review_counts_a_round_only_once_it_is_over(joker_table, funde
     assert body["count"] == 0
     assert body["totals"]["staked"] == "0.00"
     assert Round.objects.get(pk=in_play.pk).status == RoundStatus.DECIDING
+
+
+def test_the_box_review_totals_the_filtered_boxes(settled_boxes, auditor):
+    page = logged_in(auditor).get("/staff/payouts/", {"player": "ben"})
+    totals = page.context["totals"]
+    boxes = BoxSettlement.objects.filter(player__username="ben")
+    staked = sum((b.ante_staked + b.bet_staked + b.bonus_staked for b in boxes), D(0))
+    paid = sum(
+        (b.ante_staked + b.bet_staked + b.bonus_staked + b.total_result for b in boxes), D(0)
+    )
+    assert (totals["staked"], totals["paid"], totals["house"]) == (staked, paid, staked - paid)
+    assert totals["hold_percent"] == ((staked - paid) * 100 / staked).quantize(D("0.01"))
+    assert f'<td class="money">{staked}</td>' in page.content.decode()

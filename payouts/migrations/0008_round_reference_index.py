@@ -10,7 +10,7 @@ ROUND_OF_REFERENCE = (
 
 
 class Migration(migrations.Migration):
-    dependencies = [("payouts", "0006_house_reserved")]
+    dependencies = [("payouts", "0007_verbose_names")]
 
     operations = [
         migrations.RunSQL(

@@ -157,8 +157,19 @@ class _Values:
         return str(CHOICE_WORDS.get(str(value), value))
 
 
-# Columns that are the row's identity or bookkeeping: never shown as a change.
-_QUIET = {"id", "created_at", "proposed_at", "number", "table_id", "paytable_id", "version_id"}
+# Columns that are the row's identity or bookkeeping: never shown as a change. A table's status
+# reason is the entry's "why", and the moment of the change its "when".
+_QUIET = {
+    "id",
+    "created_at",
+    "proposed_at",
+    "number",
+    "table_id",
+    "paytable_id",
+    "version_id",
+    "status_reason",
+    "status_changed_at",
+}
 
 
 # Who proposed a row, its status and reason: the entry's own columns when the row is new.
@@ -233,13 +244,19 @@ def _entries(
                 who=words.user(row["context"].get("user")),
                 subject=subject(new),
                 action=_action(row["pgh_label"], seen.get(row["pgh_obj_id"]), new, created),
-                reason=str(row["context"].get("reason") or ""),
+                reason=str(row["context"].get("reason") or _status_reason(old, new)),
                 changes=_changes(old, new, words, created=row["pgh_label"] == "insert"),
                 context=row["pgh_context_id"],
             )
         )
         seen[row["pgh_obj_id"]] = new
     return entries
+
+
+def _status_reason(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> str:
+    """A table's reason for its status, where this change gave it (opened or closed)."""
+    reason = new.get("status_reason") or ""
+    return reason if old is None or old.get("status_reason") != reason else ""
 
 
 def _previous_limits(new: Mapping[str, Any], seen: Mapping[Any, dict[str, Any]]) -> Any:
@@ -324,7 +341,7 @@ def paytable_history(paytable: Paytable) -> list[HistoryEntry]:
                 who=words.user(row["context"].get("user")),
                 subject=title,
                 action=_("lines changed"),
-                reason=str(row["context"].get("reason") or ""),
+                reason=str(row["context"].get("reason") or _status_reason(old, new)),
                 context=row["pgh_context_id"],
             )
             by_change[(row["pgh_context_id"], title)] = entry

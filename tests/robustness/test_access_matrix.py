@@ -72,6 +72,8 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
     if path.startswith("/api/v1/staff/"):  # the staff API: staff read, players reach nothing
         if role in ("anonymous", "player"):
             return {401} if role == "anonymous" else {403}
+        if path.endswith("/rtp/measurements/") and role == "auditor":
+            return {403}  # only who may start RTP runs measures on demand, whatever the method
         return {405} if methods is not None and "GET" not in methods else {200}
     if methods is not None and "GET" not in methods:
         if path.startswith("/api/v1/"):
@@ -79,8 +81,6 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
                 return {401}
             if path.startswith("/api/v1/cage/") and role in ("player", "auditor"):
                 return {403}  # the permission is checked before the method
-            if path.startswith("/api/v1/staff/") and role in ("player", "auditor"):
-                return {403}  # only who may start RTP runs measures on demand
         return {405}  # a form's target: POST only
     if path == "/" or path.startswith(("/api/schema/", "/api/docs/", "/i18n/js/")):
         return {200}  # the scripts' translations are as public as the scripts
@@ -98,6 +98,8 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
         if route.name.endswith("logout"):
             return {405}
         return {200} if role == "anonymous" else {302}
+    if path.startswith("/play/rules/"):
+        return {200}  # the rules of the games are public, as a casino's house rules are
     if path.startswith("/play/"):
         if role == "anonymous":
             return {302}

@@ -11,7 +11,7 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 
 from games.joker_draw import rtp_lab
-from games.tables.history import CATEGORY_NAMES
+from games.tables.hand_names import category_name
 from payouts.models import PaytableCategory, PaytableVersion, RtpRun, RtpRunStatus
 
 # Highest hand first, as a paytable is printed: five of a kind, the royal flush, ... a pair.
@@ -66,7 +66,7 @@ def lines_in_rank_order(version: PaytableVersion) -> list[tuple[str, str, Fracti
     """The version's lines, highest hand first: (category, its name, odds)."""
     odds = version.odds()
     return [
-        (category, str(CATEGORY_NAMES[category]), odds[category])
+        (category, category_name(category), odds[category])
         for category in RANK_ORDER
         if category in odds
     ]
@@ -80,7 +80,7 @@ def paytable_diff(version: PaytableVersion) -> PaytableDiff:
     after = version.odds()
     lines = [
         PaytableLineDiff(
-            category, str(CATEGORY_NAMES[category]), before.get(category), after.get(category)
+            category, category_name(category), before.get(category), after.get(category)
         )
         for category in RANK_ORDER
         if category in before or category in after

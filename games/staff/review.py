@@ -22,28 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
 from games.peer.hands import from_cents
 from games.tables.gaming_day import gaming_day_bounds
+from games.tables.hand_names import category_name
 from payouts.models import CENT, Account, AccountKind, LedgerEntry, LedgerTransaction
 
 ZERO = Decimal("0.00")
-
-# Hand categories in words, for every page and export that names a hand.
-CATEGORY_NAMES = {
-    "high_card": _("High card"),
-    "pair": _("Pair"),
-    "two_pair": _("Two pair"),
-    "three_of_a_kind": _("Three of a kind"),
-    "straight": _("Straight"),
-    "flush": _("Flush"),
-    "full_house": _("Full house"),
-    "four_of_a_kind": _("Four of a kind"),
-    "straight_flush": _("Straight flush"),
-    "royal_flush": _("Royal flush"),
-    "five_of_a_kind": _("Five of a kind"),
-}
-
-
-def category_name(category: str) -> str:
-    return str(CATEGORY_NAMES.get(category, category.replace("_", " ")))
 
 
 @dataclass(frozen=True)

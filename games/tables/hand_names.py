@@ -6,11 +6,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.translation import gettext, pgettext
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from games.engine.hands import HandValue
 
 ACE = 14
+
+# A category's name alone, as a paytable line or a box's result shows it; `royal_flush` is a
+# paytable line of its own (HR-10), `high_card` never pays but names a hand.
+CATEGORY_NAMES: dict[str, Promise] = {
+    "high_card": gettext_lazy("High card"),
+    "pair": gettext_lazy("Pair"),
+    "two_pair": gettext_lazy("Two pair"),
+    "three_of_a_kind": gettext_lazy("Three of a kind"),
+    "straight": gettext_lazy("Straight"),
+    "flush": gettext_lazy("Flush"),
+    "full_house": gettext_lazy("Full house"),
+    "four_of_a_kind": gettext_lazy("Four of a kind"),
+    "straight_flush": gettext_lazy("Straight flush"),
+    "royal_flush": gettext_lazy("Royal flush"),
+    "five_of_a_kind": gettext_lazy("Five of a kind"),
+}
+
+
+def category_name(category: str) -> str:
+    """A hand category's (or paytable line's) name in the active language."""
+    return str(CATEGORY_NAMES.get(category, category.replace("_", " ")))
 
 
 def _rank(rank: int) -> str:

@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.models import Round, RoundEvent, Table, TableLimits
-from payouts.models import Paytable, PaytableCategory, PaytableLine, PaytableVersion
+from games.tables.hand_names import category_name
+from payouts.models import Paytable, PaytableLine, PaytableVersion
 
 EMPTY = "—"
 
@@ -64,20 +65,6 @@ LABELS: dict[str, Promise] = {
     "buy_in_min": gettext_lazy("minimum buy-in"),
     "buy_in_max": gettext_lazy("maximum buy-in"),
     "action_timeout_seconds": gettext_lazy("action time (seconds)"),
-}
-
-# The hand categories' names, for paytable lines.
-CATEGORY_NAMES: dict[str, Promise] = {
-    PaytableCategory.PAIR: gettext_lazy("Pair"),
-    PaytableCategory.TWO_PAIR: gettext_lazy("Two pair"),
-    PaytableCategory.THREE_OF_A_KIND: gettext_lazy("Three of a kind"),
-    PaytableCategory.STRAIGHT: gettext_lazy("Straight"),
-    PaytableCategory.FLUSH: gettext_lazy("Flush"),
-    PaytableCategory.FULL_HOUSE: gettext_lazy("Full house"),
-    PaytableCategory.FOUR_OF_A_KIND: gettext_lazy("Four of a kind"),
-    PaytableCategory.STRAIGHT_FLUSH: gettext_lazy("Straight flush"),
-    PaytableCategory.ROYAL_FLUSH: gettext_lazy("Royal flush"),
-    PaytableCategory.FIVE_OF_A_KIND: gettext_lazy("Five of a kind"),
 }
 
 # The choices' words (statuses, games, currencies) as people read them.
@@ -329,7 +316,7 @@ def paytable_history(paytable: Paytable) -> list[HistoryEntry]:
         old = seen.get(row["pgh_obj_id"])
         seen[row["pgh_obj_id"]] = row
         change = Change(
-            str(CATEGORY_NAMES.get(row["category"], row["category"])),
+            category_name(row["category"]),
             _odds(old) if old is not None and row["pgh_label"] != "insert" else EMPTY,
             EMPTY if row["pgh_label"] == "delete" else _odds(row),
         )
@@ -341,7 +328,7 @@ def paytable_history(paytable: Paytable) -> list[HistoryEntry]:
                 who=words.user(row["context"].get("user")),
                 subject=title,
                 action=_("lines changed"),
-                reason=str(row["context"].get("reason") or _status_reason(old, new)),
+                reason=str(row["context"].get("reason") or ""),
                 context=row["pgh_context_id"],
             )
             by_change[(row["pgh_context_id"], title)] = entry

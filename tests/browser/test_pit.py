@@ -55,7 +55,7 @@ def fresh_sign_in(browser: Browser, live_server) -> Iterator[Callable[..., Page]
         page.goto("/accounts/login/?next=/staff/")
         page.locator("#id_username").fill(user.username)
         page.locator("#id_password").fill(f"{user.username}-pw")
-        page.locator("form button[type=submit]").click()
+        page.locator("main form button[type=submit]").click()
         expect(page).to_have_url(re.compile(r"/staff/$"))
         return page
 

@@ -101,9 +101,7 @@ def test_a_limit_changed_by_pit_staff_is_enforced_at_the_players_table(
     proposer.get_by_role("button", name="Propose").click()
     expect(proposer.get_by_text("proposed; another pit staff member approves it")).to_be_visible()
     draft = TableLimits.objects.get(table=joker_table, status=ChangeStatus.DRAFT)
-    # The table's page offers its proposer no approval; the side-by-side page still shows the
-    # button, and the server refuses the proposer's own approval.
-    expect(proposer.get_by_text("You proposed them: another pit staff member approves them.")).to_be_visible()
+    # The proposal lands on the table's page; the limits side by side offer the approval.
     proposer.goto("/staff/limits/")
     proposer.get_by_role("button", name=f"Approve v{draft.number}").click()
     expect(proposer.get_by_role("alert")).to_contain_text("separation of duties")
@@ -114,8 +112,8 @@ def test_a_limit_changed_by_pit_staff_is_enforced_at_the_players_table(
     screenshot(proposer, "staff-paytables")
 
     approver = signed_in(pit2)
-    approver.goto(f"/staff/tables/{joker_table.pk}/")
-    approver.get_by_role("button", name=f"Approve limits v{draft.number}").click()
+    approver.goto("/staff/limits/")
+    approver.get_by_role("button", name=f"Approve v{draft.number}").click()
     expect(approver.get_by_text(f"{draft} approved")).to_be_visible()
     screenshot(approver, "staff-limits")
     assert joker_table.active_limits().max_ante == D("3.00")

@@ -160,7 +160,9 @@ def test_the_live_view_follows_the_tables_and_voids_a_hand(
     page.goto("/staff/")
     page.get_by_label(f"Reason for {table.name}").fill("end of shift")
     row.get_by_role("button", name="Close").click()
-    expect(page.get_by_role("alert")).to_contain_text("Players are seated: seat 1: ann, seat 2: ben.")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "Players are seated: seat 1: ann, seat 2: ben."
+    )
     table.refresh_from_db()
     assert table.status == "open"
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext
 from playwright.sync_api import Browser, Page, expect
 
@@ -33,6 +33,12 @@ ALL_COMBOS = [(language, width) for language in ("en", "ru", "sv") for width in 
 def t(language: str, text: str) -> str:
     with translation.override(language):
         return gettext(text)
+
+
+def amount(language: str, value: Decimal) -> str:
+    """An amount as the page shows it in ``language`` (a decimal comma in Russian and Swedish)."""
+    with translation.override(language):
+        return formats.localize(value)
 
 
 @pytest.fixture
@@ -55,7 +61,7 @@ def fresh_sign_in(browser: Browser, live_server) -> Iterator[Callable[..., Page]
         page.goto("/accounts/login/?next=/staff/")
         page.locator("#id_username").fill(user.username)
         page.locator("#id_password").fill(f"{user.username}-pw")
-        page.locator("form button[type=submit]").click()
+        page.locator("main form button[type=submit]").click()
         expect(page).to_have_url(re.compile(r"/staff/$"))
         return page
 
@@ -161,8 +167,8 @@ def test_the_live_pit_shows_each_round_with_its_stakes_and_countdown(
     round_ = joker_draw.open_round(player=funded_player, table=joker_table, boxes=boxes).round
     page = fresh_sign_in(pit, language, width)
     row = page.locator(f'.round-in-play[data-round="{round_.pk}"]')
-    expect(row.locator(".stakes")).to_contain_text("0.60")
-    expect(row.locator(".stakes")).to_contain_text("0.30")
+    expect(row.locator(".stakes")).to_contain_text(amount(language, D("0.60")))
+    expect(row.locator(".stakes")).to_contain_text(amount(language, D("0.30")))
     expect(row.locator(".countdown")).to_have_text(re.compile(r"\d"))
     expect(page.locator("table.bankroll")).to_contain_text("USD")
     # The reason box of every table is not shown as an error before it is used.

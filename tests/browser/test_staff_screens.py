@@ -101,7 +101,8 @@ def test_a_limit_changed_by_pit_staff_is_enforced_at_the_players_table(
     proposer.get_by_role("button", name="Propose").click()
     expect(proposer.get_by_text("proposed; another pit staff member approves it")).to_be_visible()
     draft = TableLimits.objects.get(table=joker_table, status=ChangeStatus.DRAFT)
-
+    # The proposal lands on the table's page; the limits side by side offer the approval.
+    proposer.goto("/staff/limits/")
     proposer.get_by_role("button", name=f"Approve v{draft.number}").click()
     expect(proposer.get_by_role("alert")).to_contain_text("separation of duties")
     screenshot(proposer, "staff-limits-own-approval-refused")
@@ -154,10 +155,24 @@ def test_the_live_view_follows_the_tables_and_voids_a_hand(
     hand.refresh_from_db()
     assert hand.status == RoundStatus.VOIDED
 
+    # With players seated a plain close is refused, naming them; "after this hand" closes it
+    # and cashes them out.
     page.goto("/staff/")
     page.get_by_label(f"Reason for {table.name}").fill("end of shift")
-    page.locator(f'tr[data-table="{table.pk}"]').get_by_role("button", name="Close").click()
-    expect(page.locator(f'tr[data-table="{table.pk}"]')).to_contain_text("Closed")
+    row.get_by_role("button", name="Close").click()
+    expect(page.get_by_role("alert")).to_contain_text(
+        "Players are seated: seat 1: ann, seat 2: ben."
+    )
+    table.refresh_from_db()
+    assert table.status == "open"
+
+    page.goto("/staff/")
+    page.get_by_label(f"Reason for {table.name}").fill("end of shift")
+    row.get_by_label("after this hand: cash out the seated players").check()
+    row.get_by_role("button", name="Close").click()
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "closed")
+    page.goto("/staff/")
+    expect(row).to_contain_text("Closed")
     table.refresh_from_db()
     assert table.status == "closed"
 

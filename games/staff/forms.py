@@ -14,11 +14,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
+from games.staff.review import CATEGORY_NAMES
 from games.tables.table_game import game_of
 from payouts.forms import amount_field
 from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
 
-REASON_HELP = "Why (kept in the history)."
+REASON_HELP = _("Why (kept in the history).")
 
 
 def add_refusal(form: forms.Form, errors: Mapping[str, str]) -> None:
@@ -35,10 +36,10 @@ class PayoutFilterForm(forms.Form):
     table = forms.ModelChoiceField(
         Table.objects.filter(game=Game.JOKER_DRAW).order_by("name"), required=False
     )
-    player = forms.CharField(required=False, max_length=150, help_text="A player's username.")
+    player = forms.CharField(required=False, max_length=150, help_text=_("A player's username."))
     category = forms.ChoiceField(
         required=False,
-        choices=[("", "any hand")] + [(c, c.replace("_", " ")) for c in CATEGORIES],
+        choices=[("", _("any hand"))] + [(c, CATEGORY_NAMES[c]) for c in CATEGORIES],
     )
     min_amount = amount_field(BoxSettlement, "total_result", required=False)
     max_amount = amount_field(BoxSettlement, "total_result", required=False)
@@ -49,16 +50,18 @@ class PayoutFilterForm(forms.Form):
             return None
         user = User.objects.filter(username=username).first()
         if user is None:
-            raise forms.ValidationError(f"No player is called {username!r}.")
+            raise forms.ValidationError(
+                _("No player is called %(username)s.") % {"username": repr(username)}
+            )
         return user
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
-            self.add_error("date_to", "date_to must not be before date_from.")
+            self.add_error("date_to", _("date_to must not be before date_from."))
         low, high = data.get("min_amount"), data.get("max_amount")
         if low is not None and high is not None and high < low:
-            self.add_error("max_amount", "max_amount must not be below min_amount.")
+            self.add_error("max_amount", _("max_amount must not be below min_amount."))
         return data
 
     def filters(self) -> dict[str, Any]:
@@ -96,7 +99,7 @@ class CorrectionForm(forms.Form):
         for box in boxes:
             # Each box's correction is one ledger entry: the entry column bounds it.
             self.fields[f"box_{box}"] = amount_field(
-                LedgerEntry, "amount", label=f"Box {box}", required=False
+                LedgerEntry, "amount", label=_("Box %(box)s") % {"box": box}, required=False
             )
 
     def amounts(self) -> dict[int, Decimal]:
@@ -155,9 +158,11 @@ class PaytableVersionForm(forms.Form):
             return None
         numerator, _, denominator = text.partition(":")
         if not (numerator.isdigit() and (denominator or "1").isdigit()):
-            raise forms.ValidationError(f"{text!r}: odds are written like 5:1 or 3:2 (JD-14).")
+            raise forms.ValidationError(
+                _("%(odds)s: odds are written like 5:1 or 3:2 (JD-14).") % {"odds": repr(text)}
+            )
         if int(numerator) == 0 or int(denominator or "1") == 0:
-            raise forms.ValidationError("Odds must be above zero (JD-14).")
+            raise forms.ValidationError(_("Odds must be above zero (JD-14)."))
         return Fraction(int(numerator), int(denominator or "1"))
 
     def clean(self) -> dict[str, Any]:

@@ -174,7 +174,9 @@ def void(request: HttpRequest, pk: int) -> HttpResponse:
             return _round_page(
                 request, round_, form, status=409 if "round" in refused.errors else 400
             )
-        messages.success(request, f"{round_} is voided; its stakes are returned.")
+        messages.success(
+            request, _("%(round)s is voided; its stakes are returned.") % {"round": round_}
+        )
         return redirect("staff:round", pk=round_.pk)
     return _round_page(request, round_, form, status=400)
 
@@ -196,7 +198,7 @@ def propose_correction(request: HttpRequest, pk: int) -> HttpResponse:
             add_refusal(form, refused.errors)
         else:
             messages.success(
-                request, "The correction is proposed; another staff member approves it."
+                request, _("The correction is proposed; another staff member approves it.")
             )
             return redirect("staff:round", pk=round_.pk)
     return _round_page(request, round_, VoidForm(), correction_form=form, status=400)
@@ -213,10 +215,13 @@ def approve_correction(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             correction.round,
             VoidForm(),
-            refusal=f"correction {correction.pk}: {refused}",
+            refusal=_("correction %(number)s: %(refusal)s")
+            % {"number": correction.pk, "refusal": refused},
             status=400,
         )
-    messages.success(request, f"Correction {correction.pk} is approved and posted.")
+    messages.success(
+        request, _("Correction %(number)s is approved and posted.") % {"number": correction.pk}
+    )
     return redirect("staff:round", pk=correction.round_id)
 
 
@@ -344,7 +349,11 @@ def propose_limits(request: HttpRequest, pk: int) -> HttpResponse:
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
         else:
-            messages.success(request, f"{proposed} proposed; another pit staff member approves it.")
+            messages.success(
+                request,
+                _("%(draft)s proposed; another pit staff member approves it.")
+                % {"draft": proposed},
+            )
             return redirect("staff:table", pk=table.pk)
     status = 400 if form.is_bound else 200
     return render(
@@ -360,7 +369,7 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
         table_services.approve_limits(draft, by=acting_user(request))
     except ChangeRefused as refused:
         return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
-    messages.success(request, f"{draft} approved: in force now.")
+    messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     response = redirect("staff:table", pk=draft.table_id)
     top = top_payout(game_of(draft.table.game), draft, available_bankrolls())
     if top is not None and top.uncovered:
@@ -419,7 +428,10 @@ def propose_paytable(request: HttpRequest, pk: int) -> HttpResponse:
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
         else:
-            messages.success(request, f"{version} proposed; another pit staff member approves it.")
+            messages.success(
+                request,
+                _("%(draft)s proposed; another pit staff member approves it.") % {"draft": version},
+            )
             return redirect("staff:paytable-version", pk=version.pk)
     status = 400 if form.is_bound else 200
     context = {"paytable": paytable, "form": form}
@@ -434,7 +446,7 @@ def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
         approve_paytable_version(draft, by=acting_user(request))
     except ChangeRefused as refused:
         return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
-    messages.success(request, f"{draft} approved: in force now.")
+    messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     return redirect("staff:paytables")
 
 

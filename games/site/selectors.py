@@ -15,7 +15,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet, Sum
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
 from games import registry
 from games.engine.drawmaha import FLOP_SIZE, HAND_SIZE, DrawmahaState
@@ -27,7 +27,7 @@ from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState, from_ce
 from games.peer.selectors import peer_dealt_cards
 from games.stud.serializers import UNKNOWN_CARD, withheld_seats
 from games.tables import selectors
-from games.tables.hand_names import hand_name
+from games.tables.hand_names import hand_name, street_name
 from games.tables.voids import VOIDED
 from payouts.models import LedgerEntry
 
@@ -43,24 +43,6 @@ def amount(minor_units: int | Decimal) -> str:
     """Chips in the viewer's locale's number format, with two places."""
     value = from_cents(minor_units) if isinstance(minor_units, int) else minor_units
     return number_format(value, 2)
-
-
-def street_name(street: str) -> str:
-    names = {
-        "third": pgettext("street", "Third street"),
-        "fourth": pgettext("street", "Fourth street"),
-        "fifth": pgettext("street", "Fifth street"),
-        "sixth": pgettext("street", "Sixth street"),
-        "seventh": pgettext("street", "Seventh street"),
-        "preflop": pgettext("street", "Before the flop"),
-        "flop": pgettext("street", "Flop"),
-        "draw": pgettext("street", "The draw"),
-        "turn": pgettext("street", "Turn"),
-        "river": pgettext("street", "River"),
-        "showdown": pgettext("street", "Showdown"),
-        "over": pgettext("street", "Hand over"),
-    }
-    return names.get(street, street)
 
 
 def pot_name(number: int) -> str:

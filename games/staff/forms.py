@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
 from games.staff.review import CATEGORY_NAMES
+from games.tables.history import label_of
 from games.tables.table_game import game_of
 from payouts.forms import amount_field
 from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
@@ -31,18 +32,27 @@ def add_refusal(form: forms.Form, errors: Mapping[str, str]) -> None:
 class PayoutFilterForm(forms.Form):
     """The payouts review's filters; every one optional, each checked on its own."""
 
-    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    table = forms.ModelChoiceField(
-        Table.objects.filter(game=Game.JOKER_DRAW).order_by("name"), required=False
+    date_from = forms.DateField(
+        label=_("Date from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    player = forms.CharField(required=False, max_length=150, help_text=_("A player's username."))
+    date_to = forms.DateField(
+        label=_("Date to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    table = forms.ModelChoiceField(
+        Table.objects.filter(game=Game.JOKER_DRAW).order_by("name"),
+        label=_("Table"),
+        required=False,
+    )
+    player = forms.CharField(
+        label=_("Player"), required=False, max_length=150, help_text=_("A player's username.")
+    )
     category = forms.ChoiceField(
+        label=_("Category"),
         required=False,
         choices=[("", _("any hand"))] + [(c, CATEGORY_NAMES[c]) for c in CATEGORIES],
     )
-    min_amount = amount_field(BoxSettlement, "total_result", required=False)
-    max_amount = amount_field(BoxSettlement, "total_result", required=False)
+    min_amount = amount_field(BoxSettlement, "total_result", label=_("Min amount"), required=False)
+    max_amount = amount_field(BoxSettlement, "total_result", label=_("Max amount"), required=False)
 
     def clean_player(self) -> User | None:
         username = self.cleaned_data["player"].strip()
@@ -72,8 +82,8 @@ class PayoutFilterForm(forms.Form):
 
 
 class TableStatusForm(forms.Form):
-    status = forms.ChoiceField(choices=TableStatus.choices)
-    reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+    status = forms.ChoiceField(label=_("Status"), choices=TableStatus.choices)
+    reason = forms.CharField(label=_("Reason"), max_length=500, help_text=REASON_HELP)
     # Closing a peer table with players seated: after the hand in play, cash them all out.
     cash_out_seated = forms.BooleanField(
         required=False, label=_("after this hand: cash out the seated players")
@@ -82,7 +92,10 @@ class TableStatusForm(forms.Form):
 
 class VoidForm(forms.Form):
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=REASON_HELP,
     )
 
 
@@ -91,7 +104,10 @@ class CorrectionForm(forms.Form):
     (negative: gives back); boxes left empty are not corrected."""
 
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=REASON_HELP,
     )
 
     def __init__(self, boxes: Iterable[int], *args: Any, **kwargs: Any) -> None:
@@ -114,8 +130,12 @@ def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Fo
     """A proposal of limits for ``table``: its game's fields, prefilled with those in force."""
     names = game_of(table.game).limit_fields
     form = forms.Form(data=data)
-    form.fields.update(fields_for_model(TableLimits, fields=names))
-    form.fields["reason"] = forms.CharField(max_length=500, help_text=REASON_HELP)
+    form.fields.update(
+        fields_for_model(TableLimits, fields=names, labels={name: label_of(name) for name in names})
+    )
+    form.fields["reason"] = forms.CharField(
+        label=_("Reason"), max_length=500, help_text=REASON_HELP
+    )
     for name, kind in (("bet_paytable", PaytableKind.BET), ("bonus_paytable", PaytableKind.BONUS)):
         if name in form.fields:
             field = cast(forms.ModelChoiceField, form.fields[name])  # a foreign key's field
@@ -130,7 +150,7 @@ class PaytableVersionForm(forms.Form):
     """A new paytable version: the odds of each line as "numerator:denominator" (or a whole
     number, N:1); a line left empty is not paid."""
 
-    reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+    reason = forms.CharField(label=_("Reason"), max_length=500, help_text=REASON_HELP)
 
     def __init__(self, *args: Any, paytable: Paytable, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -59,6 +59,7 @@ from games.staff.forms import (
 )
 from games.staff.table_page import render_table_page
 from games.tables import services as table_services
+from games.tables.history import label_of
 from games.tables.replay import replay_round
 from games.tables.selectors import (
     available_bankrolls,
@@ -296,6 +297,13 @@ def limits(request: HttpRequest) -> HttpResponse:
     return _limits_page(request)
 
 
+def _limit_value(value: Any) -> Any:
+    """A limit as the page shows it: a yes/no setting in words."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return value
+
+
 def _limits_page(
     request: HttpRequest, refused: TableLimits | None = None, errors: Iterable[str] = ()
 ) -> HttpResponse:
@@ -312,7 +320,7 @@ def _limits_page(
         in_force = table.active_limits()
         versions = ([in_force] if in_force else []) + by_table.get(table.pk, [])
         fields = [
-            (name, [getattr(version, name) for version in versions])
+            (label_of(name), [_limit_value(getattr(version, name)) for version in versions])
             for name in game_of(table.game).limit_fields
         ]
         rows.append(

@@ -19,7 +19,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from django.db.models import Sum
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext_noop
 
 from games.models import Round, RoundStatus, Seat
 from games.tables.table_game import ZERO, game_of
@@ -121,10 +121,16 @@ def house_reserved_held(game: GameState) -> list[str]:
 
 # The checks' names are kept in the nightly reports in English and translated when shown.
 CHECKS: tuple[tuple[str, Callable[[GameState], list[str]]], ...] = (
-    (N_("table chips differing from the seats' stacks"), table_chips_held),
-    (N_("stakes in play differing from the stakes of rounds in play"), stakes_in_play_held),
-    (N_("BONUS held differing from the BONUS bets of rounds in play"), bonus_held),
-    (N_("house reservations differing from the holds of open rounds"), house_reserved_held),
+    (gettext_noop("table chips differing from the seats' stacks"), table_chips_held),
+    (
+        gettext_noop("stakes in play differing from the stakes of rounds in play"),
+        stakes_in_play_held,
+    ),
+    (gettext_noop("BONUS held differing from the BONUS bets of rounds in play"), bonus_held),
+    (
+        gettext_noop("house reservations differing from the holds of open rounds"),
+        house_reserved_held,
+    ),
 )
 
 

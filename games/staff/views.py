@@ -25,11 +25,15 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
 from games.engine import fairness
+from games.engine.cards import parse_cards
+from games.engine.hands import evaluate
+from games.engine.joker_draw import BoxStatus
 from games.joker_draw import corrections
 from games.joker_draw.paytable_selectors import lines_in_rank_order
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
@@ -59,6 +63,7 @@ from games.staff.forms import (
 )
 from games.staff.table_page import render_table_page
 from games.tables import services as table_services
+from games.tables.hand_names import hand_name
 from games.tables.history import label_of
 from games.tables.replay import replay_round
 from games.tables.selectors import (
@@ -481,12 +486,25 @@ def payouts(request: HttpRequest) -> HttpResponse:
     return render(request, "staff/payouts.html", context)
 
 
+# A settled box's decision in words.
+BOX_STATUS_WORDS = {
+    BoxStatus.BET: pgettext_lazy("box", "bet"),
+    BoxStatus.FOLDED: pgettext_lazy("box", "folded"),
+    BoxStatus.DECIDING: pgettext_lazy("box", "deciding"),
+}
+
+
 def _with_corrections(settlements: Iterable[BoxSettlement]) -> list[BoxSettlement]:
-    """The boxes, each with ``correction``: what approved settlement corrections added to it."""
+    """The boxes, each with ``correction``: what approved settlement corrections added to it,
+    and its hands and decision in the viewer's language (the stored ``hand`` is the engine's
+    English, for the exports)."""
     boxes = list(settlements)
     added = approved_corrections({box.round_id for box in boxes})
     for box in boxes:
         box.correction = added.get((box.round_id, box.box))  # type: ignore[attr-defined]
+        box.hand_words = hand_name(evaluate(parse_cards(box.final_cards)))  # type: ignore[attr-defined]
+        box.dealer_words = hand_name(evaluate(parse_cards(box.dealer_cards)))  # type: ignore[attr-defined]
+        box.status_words = BOX_STATUS_WORDS.get(box.status, box.status)  # type: ignore[attr-defined]
     return boxes
 
 

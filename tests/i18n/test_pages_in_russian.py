@@ -79,17 +79,29 @@ def latin_words(html: str, names: set[str]) -> list[str]:
 
 
 def names_made(world: World) -> set[str]:
-    """The test's own names: users, tables, paytables."""
+    """The test's own names: users, tables, paytables; and the reasons people gave (a table's
+    opening, a version's proposal, a cashier's deposit), shown as they were written."""
     words = set()
     users = (world.player, world.other_player, world.pit, world.pit2, world.auditor)
     for name in [u.username for u in (*users, world.admin_user)] + [
         t.name for t in (world.joker_table, world.stud_table, world.drawmaha_table)
     ]:
         words.update(LATIN_WORD.findall(name))
-    from payouts.models import Paytable
+    from games.models import Table, TableLimits
+    from payouts.models import LedgerTransaction, Paytable, PaytableVersion, TransactionKind
 
     for paytable in Paytable.objects.all():
         words.update(LATIN_WORD.findall(paytable.name))
+    reasons = [
+        *Table.objects.values_list("status_reason", flat=True),
+        *TableLimits.objects.values_list("reason", flat=True),
+        *PaytableVersion.objects.values_list("reason", flat=True),
+        *LedgerTransaction.objects.filter(
+            kind__in=(TransactionKind.DEPOSIT, TransactionKind.WITHDRAWAL)
+        ).values_list("reason", flat=True),
+    ]
+    for reason in reasons:
+        words.update(LATIN_WORD.findall(reason))
     return words
 
 

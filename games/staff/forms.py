@@ -176,7 +176,7 @@ class PaytableVersionForm(forms.Form):
         text = self.cleaned_data.get(category, "").strip()
         if not text:
             return None
-        numerator, _, denominator = text.partition(":")
+        numerator, _colon, denominator = text.partition(":")
         if not (numerator.isdigit() and (denominator or "1").isdigit()):
             raise forms.ValidationError(
                 _("%(odds)s: odds are written like 5:1 or 3:2 (JD-14).") % {"odds": repr(text)}

@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -487,7 +488,7 @@ def payouts(request: HttpRequest) -> HttpResponse:
 
 
 # A settled box's decision in words.
-BOX_STATUS_WORDS = {
+BOX_STATUS_WORDS: dict[str, Promise] = {
     BoxStatus.BET: pgettext_lazy("box", "bet"),
     BoxStatus.FOLDED: pgettext_lazy("box", "folded"),
     BoxStatus.DECIDING: pgettext_lazy("box", "deciding"),

@@ -16,6 +16,7 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 MONEY_DIGITS = 14
@@ -112,7 +113,10 @@ class Account(models.Model):
 
     def __str__(self) -> str:
         if self.owner_id:
-            return f"{self.owner} {self.currency} wallet"
+            return gettext("%(owner)s %(currency)s wallet") % {
+                "owner": self.owner,
+                "currency": self.currency,
+            }
         return f"{self.get_kind_display()} {self.currency}"
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
+from django.utils.translation import gettext_noop
 
 from payouts.models import Account, AccountKind, LedgerEntry, ReconciliationReport
 
@@ -127,25 +128,32 @@ class LedgerCheck:
         return not any(found for _, found in self.findings())
 
     def findings(self) -> list[tuple[str, list[str]]]:
-        """Each invariant the check proves, with what breaks it (nothing when it holds)."""
+        """Each invariant the check proves, with what breaks it (nothing when it holds); the
+        names stay English in the nightly reports and are translated when shown."""
         return [
-            ("unbalanced transactions", [str(t) for t in self.unbalanced_transactions]),
             (
-                "transactions with fewer than two entries",
+                gettext_noop("unbalanced transactions"),
+                [str(t) for t in self.unbalanced_transactions],
+            ),
+            (
+                gettext_noop("transactions with fewer than two entries"),
                 [str(t) for t in self.lonely_transactions],
             ),
             (
-                "cached balances differing from their entries",
+                gettext_noop("cached balances differing from their entries"),
                 [f"account {a}: cached {c}, entries {e}" for a, c, e in self.stale_balances],
             ),
-            ("negative balances", [f"account {a}" for a in self.negative_balances]),
-            ("balances that ever went negative", [f"account {a}" for a in self.ever_negative]),
+            (gettext_noop("negative balances"), [f"account {a}" for a in self.negative_balances]),
             (
-                "entries in another currency than their account",
+                gettext_noop("balances that ever went negative"),
+                [f"account {a}" for a in self.ever_negative],
+            ),
+            (
+                gettext_noop("entries in another currency than their account"),
                 [str(e) for e in self.currency_mismatches],
             ),
             (
-                "currencies whose entries do not sum to zero",
+                gettext_noop("currencies whose entries do not sum to zero"),
                 [f"{c} {t}" for c, t in self.totals_by_currency.items() if t],
             ),
             *self.sub_ledgers,

@@ -16,6 +16,7 @@ from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer.hands import PeerHand, PeerState, from_cents
 from games.peer.services import PeerGame
 from games.peer.voids import void_pot
+from games.tables.hand_names import street_name
 from games.tables.table_game import CatchUp, Staked, TableGame, VoidedStakes
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class PeerTableGame(TableGame):
         )
         return _("hand %(hand)s: %(street)s, pot %(pot)s, %(turn)s") % {
             "hand": round_.nonce,
-            "street": hand.state.street,
+            "street": street_name(hand.state.street),
             "pot": pot,
             "turn": turn,
         }

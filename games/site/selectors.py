@@ -15,7 +15,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet, Sum
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games import registry
 from games.engine.drawmaha import FLOP_SIZE, HAND_SIZE, DrawmahaState
@@ -27,7 +27,7 @@ from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState, from_ce
 from games.peer.selectors import peer_dealt_cards
 from games.stud.serializers import UNKNOWN_CARD, withheld_seats
 from games.tables import selectors
-from games.tables.hand_names import hand_name
+from games.tables.hand_names import hand_name, street_name
 from games.tables.voids import VOIDED
 from payouts.models import LedgerEntry
 
@@ -43,24 +43,6 @@ def amount(minor_units: int | Decimal) -> str:
     """Chips in the viewer's locale's number format, with two places."""
     value = from_cents(minor_units) if isinstance(minor_units, int) else minor_units
     return number_format(value, 2)
-
-
-def street_name(street: str) -> str:
-    names = {
-        "third": pgettext("street", "Third street"),
-        "fourth": pgettext("street", "Fourth street"),
-        "fifth": pgettext("street", "Fifth street"),
-        "sixth": pgettext("street", "Sixth street"),
-        "seventh": pgettext("street", "Seventh street"),
-        "preflop": pgettext("street", "Before the flop"),
-        "flop": pgettext("street", "Flop"),
-        "draw": pgettext("street", "The draw"),
-        "turn": pgettext("street", "Turn"),
-        "river": pgettext("street", "River"),
-        "showdown": pgettext("street", "Showdown"),
-        "over": pgettext("street", "Hand over"),
-    }
-    return names.get(street, street)
 
 
 def pot_name(number: int) -> str:
@@ -535,32 +517,74 @@ def recall_rows(user: User | AnonymousUser, game: str, rounds: Iterable[Round]) 
 class WalletLine:
     entry: LedgerEntry
     url: str | None
+    what: str  # the transaction in the viewer's language
+
+
+# What a round's or a sitting's transaction is, by the last part of its reference.
+_ROUND_STEPS = {
+    "open": gettext_lazy("antes and BONUS, top payout held"),
+    "event": gettext_lazy("during play"),
+    "settle": gettext_lazy("settlement"),
+    "correction": gettext_lazy("settlement corrected"),
+    "void": gettext_lazy("voided"),
+}
+_SITTING_STEPS = {
+    "buy-in": gettext_lazy("buy-in"),
+    "rebuy": gettext_lazy("rebuy"),
+    "cash-out": gettext_lazy("cash-out"),
+}
 
 
 def wallet_lines(user: User, entries: Iterable[LedgerEntry]) -> list[WalletLine]:
     """The entries with a link to what each belongs to: a joker draw round's stakes and payout
-    to the round; a peer table's buy-in, rebuy or cash-out to the hands of that sitting."""
+    to the round; a peer table's buy-in, rebuy or cash-out to the hands of that sitting. Each
+    says what it is in the viewer's language from its reference (the stored reason is the
+    English of the ledger's audit trail); a cage transaction shows the cashier's own reason."""
     entries = list(entries)
     refs = {e.pk: (e.transaction.reference or "").split(":") for e in entries}
     round_ids = {int(r[1]) for r in refs.values() if len(r) > 1 and r[0] == "round"}
     seat_ids = {int(r[1]) for r in refs.values() if len(r) > 1 and r[0] == "seat"}
-    games = dict(Round.objects.filter(pk__in=round_ids).values_list("pk", "table__game"))
-    sittings = dict(
-        Seat.objects.filter(pk__in=seat_ids, player=user).values_list("pk", "table__game")
-    )
+    rounds = {
+        pk: (game, table, nonce, player)
+        for pk, game, table, nonce, player in Round.objects.filter(pk__in=round_ids).values_list(
+            "pk", "table__game", "table__name", "nonce", "player_id"
+        )
+    }
+    sittings = {
+        pk: (game, table, number)
+        for pk, game, table, number in Seat.objects.filter(
+            pk__in=seat_ids, player=user
+        ).values_list("pk", "table__game", "table__name", "number")
+    }
     slugs = {peer.code: slug for slug, peer in PEER_GAMES.items()}
     lines = []
     for entry in entries:
-        kind, number = (refs[entry.pk] + ["", ""])[:2]
+        kind, number, step = (refs[entry.pk] + ["", "", ""])[:3]
         url = None
-        if kind == "round" and games.get(int(number)) == Game.JOKER_DRAW:
-            url = reverse("play:recall-round", args=[int(number)])
-        elif kind == "round" and games.get(int(number)) in slugs:
-            url = reverse("play:recall-hand", args=[slugs[games[int(number)]], int(number)])
-        elif kind == "seat" and sittings.get(int(number)) in slugs:
-            url = (
-                reverse("play:recall")
-                + f"?game={slugs[sittings[int(number)]]}&sitting={int(number)}"
-            )
-        lines.append(WalletLine(entry, url))
+        what = entry.transaction.reason
+        if kind == "round" and int(number) in rounds:
+            game, table, nonce, player = rounds[int(number)]
+            if game == Game.JOKER_DRAW:
+                url = reverse("play:recall-round", args=[int(number)])
+            elif game in slugs:
+                url = reverse("play:recall-hand", args=[slugs[game], int(number)])
+            what = gettext("%(table)s, %(round)s: %(step)s") % {
+                "table": table,
+                "round": (
+                    gettext("round %(number)s") % {"number": number}
+                    if player
+                    else gettext("hand %(number)s") % {"number": nonce}
+                ),
+                "step": _ROUND_STEPS.get(step, step),
+            }
+        elif kind == "seat" and int(number) in sittings:
+            game, table, seat = sittings[int(number)]
+            if game in slugs:
+                url = reverse("play:recall") + f"?game={slugs[game]}&sitting={int(number)}"
+            what = gettext("%(table)s, seat %(seat)s: %(step)s") % {
+                "table": table,
+                "seat": seat,
+                "step": _SITTING_STEPS.get(step, step),
+            }
+        lines.append(WalletLine(entry, url, what))
     return lines

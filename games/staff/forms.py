@@ -14,11 +14,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
+from games.staff.review import CATEGORY_NAMES
+from games.tables.history import label_of
 from games.tables.table_game import game_of
 from payouts.forms import amount_field
 from payouts.models import LedgerEntry, Paytable, PaytableCategory, PaytableKind
 
-REASON_HELP = "Why (kept in the history)."
+REASON_HELP = _("Why (kept in the history).")
 
 
 def add_refusal(form: forms.Form, errors: Mapping[str, str]) -> None:
@@ -30,18 +32,27 @@ def add_refusal(form: forms.Form, errors: Mapping[str, str]) -> None:
 class PayoutFilterForm(forms.Form):
     """The payouts review's filters; every one optional, each checked on its own."""
 
-    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(
+        label=_("Date from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("Date to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     table = forms.ModelChoiceField(
-        Table.objects.filter(game=Game.JOKER_DRAW).order_by("name"), required=False
-    )
-    player = forms.CharField(required=False, max_length=150, help_text="A player's username.")
-    category = forms.ChoiceField(
+        Table.objects.filter(game=Game.JOKER_DRAW).order_by("name"),
+        label=_("Table"),
         required=False,
-        choices=[("", "any hand")] + [(c, c.replace("_", " ")) for c in CATEGORIES],
     )
-    min_amount = amount_field(BoxSettlement, "total_result", required=False)
-    max_amount = amount_field(BoxSettlement, "total_result", required=False)
+    player = forms.CharField(
+        label=_("Player"), required=False, max_length=150, help_text=_("A player's username.")
+    )
+    category = forms.ChoiceField(
+        label=_("Category"),
+        required=False,
+        choices=[("", _("any hand"))] + [(c, CATEGORY_NAMES[c]) for c in CATEGORIES],
+    )
+    min_amount = amount_field(BoxSettlement, "total_result", label=_("Min amount"), required=False)
+    max_amount = amount_field(BoxSettlement, "total_result", label=_("Max amount"), required=False)
 
     def clean_player(self) -> User | None:
         username = self.cleaned_data["player"].strip()
@@ -49,16 +60,18 @@ class PayoutFilterForm(forms.Form):
             return None
         user = User.objects.filter(username=username).first()
         if user is None:
-            raise forms.ValidationError(f"No player is called {username!r}.")
+            raise forms.ValidationError(
+                _("No player is called %(username)s.") % {"username": repr(username)}
+            )
         return user
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
-            self.add_error("date_to", "date_to must not be before date_from.")
+            self.add_error("date_to", _("date_to must not be before date_from."))
         low, high = data.get("min_amount"), data.get("max_amount")
         if low is not None and high is not None and high < low:
-            self.add_error("max_amount", "max_amount must not be below min_amount.")
+            self.add_error("max_amount", _("max_amount must not be below min_amount."))
         return data
 
     def filters(self) -> dict[str, Any]:
@@ -69,8 +82,8 @@ class PayoutFilterForm(forms.Form):
 
 
 class TableStatusForm(forms.Form):
-    status = forms.ChoiceField(choices=TableStatus.choices)
-    reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+    status = forms.ChoiceField(label=_("Status"), choices=TableStatus.choices)
+    reason = forms.CharField(label=_("Reason"), max_length=500, help_text=REASON_HELP)
     # Closing a peer table with players seated: after the hand in play, cash them all out.
     cash_out_seated = forms.BooleanField(
         required=False, label=_("after this hand: cash out the seated players")
@@ -79,7 +92,10 @@ class TableStatusForm(forms.Form):
 
 class VoidForm(forms.Form):
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=REASON_HELP,
     )
 
 
@@ -88,7 +104,10 @@ class CorrectionForm(forms.Form):
     (negative: gives back); boxes left empty are not corrected."""
 
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text=REASON_HELP
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=REASON_HELP,
     )
 
     def __init__(self, boxes: Iterable[int], *args: Any, **kwargs: Any) -> None:
@@ -96,7 +115,7 @@ class CorrectionForm(forms.Form):
         for box in boxes:
             # Each box's correction is one ledger entry: the entry column bounds it.
             self.fields[f"box_{box}"] = amount_field(
-                LedgerEntry, "amount", label=f"Box {box}", required=False
+                LedgerEntry, "amount", label=_("Box %(box)s") % {"box": box}, required=False
             )
 
     def amounts(self) -> dict[int, Decimal]:
@@ -111,8 +130,12 @@ def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Fo
     """A proposal of limits for ``table``: its game's fields, prefilled with those in force."""
     names = game_of(table.game).limit_fields
     form = forms.Form(data=data)
-    form.fields.update(fields_for_model(TableLimits, fields=names))
-    form.fields["reason"] = forms.CharField(max_length=500, help_text=REASON_HELP)
+    form.fields.update(
+        fields_for_model(TableLimits, fields=names, labels={name: label_of(name) for name in names})
+    )
+    form.fields["reason"] = forms.CharField(
+        label=_("Reason"), max_length=500, help_text=REASON_HELP
+    )
     for name, kind in (("bet_paytable", PaytableKind.BET), ("bonus_paytable", PaytableKind.BONUS)):
         if name in form.fields:
             field = cast(forms.ModelChoiceField, form.fields[name])  # a foreign key's field
@@ -127,7 +150,7 @@ class PaytableVersionForm(forms.Form):
     """A new paytable version: the odds of each line as "numerator:denominator" (or a whole
     number, N:1); a line left empty is not paid."""
 
-    reason = forms.CharField(max_length=500, help_text=REASON_HELP)
+    reason = forms.CharField(label=_("Reason"), max_length=500, help_text=REASON_HELP)
 
     def __init__(self, *args: Any, paytable: Paytable, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -153,11 +176,13 @@ class PaytableVersionForm(forms.Form):
         text = self.cleaned_data.get(category, "").strip()
         if not text:
             return None
-        numerator, _, denominator = text.partition(":")
+        numerator, _colon, denominator = text.partition(":")
         if not (numerator.isdigit() and (denominator or "1").isdigit()):
-            raise forms.ValidationError(f"{text!r}: odds are written like 5:1 or 3:2 (JD-14).")
+            raise forms.ValidationError(
+                _("%(odds)s: odds are written like 5:1 or 3:2 (JD-14).") % {"odds": repr(text)}
+            )
         if int(numerator) == 0 or int(denominator or "1") == 0:
-            raise forms.ValidationError("Odds must be above zero (JD-14).")
+            raise forms.ValidationError(_("Odds must be above zero (JD-14)."))
         return Fraction(int(numerator), int(denominator or "1"))
 
     def clean(self) -> dict[str, Any]:

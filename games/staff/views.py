@@ -25,12 +25,17 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
 from games.engine import fairness
+from games.engine.cards import parse_cards
+from games.engine.hands import evaluate
+from games.engine.joker_draw import BoxStatus
 from games.joker_draw import corrections
 from games.joker_draw.paytable_selectors import lines_in_rank_order
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
@@ -60,6 +65,8 @@ from games.staff.forms import (
 )
 from games.staff.table_page import render_table_page
 from games.tables import services as table_services
+from games.tables.hand_names import hand_name
+from games.tables.history import label_of
 from games.tables.replay import replay_round
 from games.tables.selectors import (
     available_bankrolls,
@@ -176,7 +183,9 @@ def void(request: HttpRequest, pk: int) -> HttpResponse:
             return _round_page(
                 request, round_, form, status=409 if "round" in refused.errors else 400
             )
-        messages.success(request, f"{round_} is voided; its stakes are returned.")
+        messages.success(
+            request, _("%(round)s is voided; its stakes are returned.") % {"round": round_}
+        )
         return redirect("staff:round", pk=round_.pk)
     return _round_page(request, round_, form, status=400)
 
@@ -198,7 +207,7 @@ def propose_correction(request: HttpRequest, pk: int) -> HttpResponse:
             add_refusal(form, refused.errors)
         else:
             messages.success(
-                request, "The correction is proposed; another staff member approves it."
+                request, _("The correction is proposed; another staff member approves it.")
             )
             return redirect("staff:round", pk=round_.pk)
     return _round_page(request, round_, VoidForm(), correction_form=form, status=400)
@@ -215,10 +224,13 @@ def approve_correction(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             correction.round,
             VoidForm(),
-            refusal=f"correction {correction.pk}: {refused}",
+            refusal=_("correction %(number)s: %(refusal)s")
+            % {"number": correction.pk, "refusal": refused},
             status=400,
         )
-    messages.success(request, f"Correction {correction.pk} is approved and posted.")
+    messages.success(
+        request, _("Correction %(number)s is approved and posted.") % {"number": correction.pk}
+    )
     return redirect("staff:round", pk=correction.round_id)
 
 
@@ -293,6 +305,13 @@ def limits(request: HttpRequest) -> HttpResponse:
     return _limits_page(request)
 
 
+def _limit_value(value: Any) -> Any:
+    """A limit as the page shows it: a yes/no setting in words."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return value
+
+
 def _limits_page(
     request: HttpRequest, refused: TableLimits | None = None, errors: Iterable[str] = ()
 ) -> HttpResponse:
@@ -309,7 +328,7 @@ def _limits_page(
         in_force = table.active_limits()
         versions = ([in_force] if in_force else []) + by_table.get(table.pk, [])
         fields = [
-            (name, [getattr(version, name) for version in versions])
+            (label_of(name), [_limit_value(getattr(version, name)) for version in versions])
             for name in game_of(table.game).limit_fields
         ]
         rows.append(
@@ -346,7 +365,11 @@ def propose_limits(request: HttpRequest, pk: int) -> HttpResponse:
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
         else:
-            messages.success(request, f"{proposed} proposed; another pit staff member approves it.")
+            messages.success(
+                request,
+                _("%(draft)s proposed; another pit staff member approves it.")
+                % {"draft": proposed},
+            )
             return redirect("staff:table", pk=table.pk)
     status = 400 if form.is_bound else 200
     return render(
@@ -362,7 +385,7 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
         table_services.approve_limits(draft, by=acting_user(request))
     except ChangeRefused as refused:
         return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
-    messages.success(request, f"{draft} approved: in force now.")
+    messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     response = redirect("staff:table", pk=draft.table_id)
     top = top_payout(game_of(draft.table.game), draft, available_bankrolls())
     if top is not None and top.uncovered:
@@ -421,7 +444,10 @@ def propose_paytable(request: HttpRequest, pk: int) -> HttpResponse:
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
         else:
-            messages.success(request, f"{version} proposed; another pit staff member approves it.")
+            messages.success(
+                request,
+                _("%(draft)s proposed; another pit staff member approves it.") % {"draft": version},
+            )
             return redirect("staff:paytable-version", pk=version.pk)
     status = 400 if form.is_bound else 200
     context = {"paytable": paytable, "form": form}
@@ -436,7 +462,7 @@ def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
         approve_paytable_version(draft, by=acting_user(request))
     except ChangeRefused as refused:
         return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
-    messages.success(request, f"{draft} approved: in force now.")
+    messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     return redirect("staff:paytables")
 
 
@@ -481,12 +507,25 @@ def box_totals(boxes: Any) -> dict[str, Decimal | None]:
     }
 
 
+# A settled box's decision in words.
+BOX_STATUS_WORDS: dict[str, Promise] = {
+    BoxStatus.BET: pgettext_lazy("box", "bet"),
+    BoxStatus.FOLDED: pgettext_lazy("box", "folded"),
+    BoxStatus.DECIDING: pgettext_lazy("box", "deciding"),
+}
+
+
 def _with_corrections(settlements: Iterable[BoxSettlement]) -> list[BoxSettlement]:
-    """The boxes, each with ``correction``: what approved settlement corrections added to it."""
+    """The boxes, each with ``correction``: what approved settlement corrections added to it,
+    and its hands and decision in the viewer's language (the stored ``hand`` is the engine's
+    English, for the exports)."""
     boxes = list(settlements)
     added = approved_corrections({box.round_id for box in boxes})
     for box in boxes:
         box.correction = added.get((box.round_id, box.box))  # type: ignore[attr-defined]
+        box.hand_words = hand_name(evaluate(parse_cards(box.final_cards)))  # type: ignore[attr-defined]
+        box.dealer_words = hand_name(evaluate(parse_cards(box.dealer_cards)))  # type: ignore[attr-defined]
+        box.status_words = BOX_STATUS_WORDS.get(box.status, box.status)  # type: ignore[attr-defined]
     return boxes
 
 

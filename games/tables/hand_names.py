@@ -115,3 +115,22 @@ def named(category: str, ranks: Sequence[int]) -> str:
 def hand_name(value: HandValue) -> str:
     """A five-card hand's value in words: "Pair of kings", "Flush, Jack high"."""
     return named(value.category, value.ranks)
+
+
+def street_name(street: str) -> str:
+    """A betting round of stud or Drawmaha, by the engine's name for it."""
+    names = {
+        "third": pgettext("street", "Third street"),
+        "fourth": pgettext("street", "Fourth street"),
+        "fifth": pgettext("street", "Fifth street"),
+        "sixth": pgettext("street", "Sixth street"),
+        "seventh": pgettext("street", "Seventh street"),
+        "preflop": pgettext("street", "Before the flop"),
+        "flop": pgettext("street", "Flop"),
+        "draw": pgettext("street", "The draw"),
+        "turn": pgettext("street", "Turn"),
+        "river": pgettext("street", "River"),
+        "showdown": pgettext("street", "Showdown"),
+        "over": pgettext("street", "Hand over"),
+    }
+    return names.get(street, street)

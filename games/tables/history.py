@@ -65,6 +65,8 @@ LABELS: dict[str, Promise] = {
     "buy_in_min": gettext_lazy("minimum buy-in"),
     "buy_in_max": gettext_lazy("maximum buy-in"),
     "action_timeout_seconds": gettext_lazy("action time (seconds)"),
+    "timeouts_to_sit_out": gettext_lazy("hands timed out in a row to sit out"),
+    "sit_out_minutes": gettext_lazy("minutes sat out before the cash-out"),
 }
 
 # The choices' words (statuses, games, currencies) as people read them.

@@ -19,6 +19,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from django.db.models import Sum
+from django.utils.translation import gettext_noop
 
 from games.models import Round, RoundStatus, Seat
 from games.tables.table_game import ZERO, game_of
@@ -118,11 +119,18 @@ def house_reserved_held(game: GameState) -> list[str]:
     return _differences(AccountKind.HOUSE_RESERVED, game.holds, "holds of open rounds")
 
 
+# The checks' names are kept in the nightly reports in English and translated when shown.
 CHECKS: tuple[tuple[str, Callable[[GameState], list[str]]], ...] = (
-    ("table chips differing from the seats' stacks", table_chips_held),
-    ("stakes in play differing from the stakes of rounds in play", stakes_in_play_held),
-    ("BONUS held differing from the BONUS bets of rounds in play", bonus_held),
-    ("house reservations differing from the holds of open rounds", house_reserved_held),
+    (gettext_noop("table chips differing from the seats' stacks"), table_chips_held),
+    (
+        gettext_noop("stakes in play differing from the stakes of rounds in play"),
+        stakes_in_play_held,
+    ),
+    (gettext_noop("BONUS held differing from the BONUS bets of rounds in play"), bonus_held),
+    (
+        gettext_noop("house reservations differing from the holds of open rounds"),
+        house_reserved_held,
+    ),
 )
 
 

@@ -142,7 +142,7 @@ def test_the_live_view_follows_the_tables_and_voids_a_hand(
         stud.join(player=user, table=table, seat=number, buy_in=D("60.00"))
     hand = Round.objects.get(table=table, status=RoundStatus.DECIDING)
     # No reload: the page polls its tables and shows the new hand.
-    expect(row).to_contain_text(f"hand {hand.nonce}: third, pot 1.00")
+    expect(row).to_contain_text(f"hand {hand.nonce}: Third street, pot 1.00")
     expect(row).to_contain_text("seat 2: ben 59.50")
     screenshot(page, "staff-live-tables")
 

@@ -1,6 +1,8 @@
 """The main pages, signed in as each role, in Russian: a word in the Latin alphabet on a page
 is a message someone forgot to mark (in a template or in the Python code behind it), unless it
-is a name the test made or a code that reads the same in every language."""
+is a name the test made or a code that reads the same in every language. What a page shows in
+`<code>` is the record as stored (an event's kind and JSON facts, a transaction's reference, a
+seed): data programs and auditors read as it is, in no language."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ class VisibleText(HTMLParser):
         self.hidden_depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in {"script", "style"}:
+        if tag in {"script", "style", "code"}:
             self.hidden_depth += 1
         for name, value in attrs:
             if value and (
@@ -56,7 +58,7 @@ class VisibleText(HTMLParser):
                 self.texts.append(value)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in {"script", "style"}:
+        if tag in {"script", "style", "code"}:
             self.hidden_depth = max(0, self.hidden_depth - 1)
 
     def handle_data(self, data: str) -> None:
@@ -77,17 +79,29 @@ def latin_words(html: str, names: set[str]) -> list[str]:
 
 
 def names_made(world: World) -> set[str]:
-    """The test's own names: users, tables, paytables."""
+    """The test's own names: users, tables, paytables; and the reasons people gave (a table's
+    opening, a version's proposal, a cashier's deposit), shown as they were written."""
     words = set()
     users = (world.player, world.other_player, world.pit, world.pit2, world.auditor)
     for name in [u.username for u in (*users, world.admin_user)] + [
         t.name for t in (world.joker_table, world.stud_table, world.drawmaha_table)
     ]:
         words.update(LATIN_WORD.findall(name))
-    from payouts.models import Paytable
+    from games.models import Table, TableLimits
+    from payouts.models import LedgerTransaction, Paytable, PaytableVersion, TransactionKind
 
     for paytable in Paytable.objects.all():
         words.update(LATIN_WORD.findall(paytable.name))
+    reasons = [
+        *Table.objects.values_list("status_reason", flat=True),
+        *TableLimits.objects.values_list("reason", flat=True),
+        *PaytableVersion.objects.values_list("reason", flat=True),
+        *LedgerTransaction.objects.filter(
+            kind__in=(TransactionKind.DEPOSIT, TransactionKind.WITHDRAWAL)
+        ).values_list("reason", flat=True),
+    ]
+    for reason in reasons:
+        words.update(LATIN_WORD.findall(reason))
     return words
 
 
@@ -138,6 +152,7 @@ def test_the_check_finds_english_and_passes_names_and_codes():
     assert latin_words("<p>alice: As Td JK, 12.30 USD (JD-2), 9f86d081884c7d65</p>", names) == []
     assert latin_words('<button aria-label="Close">×</button>', names) == ["Close"]
     assert latin_words("<script>var words = 1;</script>", names) == []
+    assert latin_words('<td><code>{"hand": "Pair"}</code> Balance</td>', names) == ["Balance"]
 
 
 class NumberInputs(HTMLParser):

@@ -152,7 +152,7 @@ def test_the_live_view_shows_players_stacks_and_takings_from_the_ledger(stud_han
 
 def test_the_live_view_describes_a_hand_in_progress_without_cards(stud_hand, pit):
     page = signed_in(pit).get("/staff/").content.decode()
-    assert f"hand {stud_hand.nonce}: third, pot 1.00" in page  # two antes of 0.50 (ST-2)
+    assert f"hand {stud_hand.nonce}: Third street, pot 1.00" in page  # two antes of 0.50 (ST-2)
     assert f'href="/staff/rounds/{stud_hand.pk}/"' in page
     assert "setInterval" in page  # the page polls its fragment
 

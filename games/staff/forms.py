@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
-from games.staff.review import CATEGORY_NAMES
+from games.tables.hand_names import CATEGORY_NAMES
 from games.tables.history import label_of
 from games.tables.table_game import game_of
 from payouts.forms import amount_field

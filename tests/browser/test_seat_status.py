@@ -165,7 +165,8 @@ def test_the_seat_state_and_the_close_control_in_every_language_and_width(
         row = staff.locator(f'tr[data-table="{table.pk}"]')
         row.get_by_role("textbox").fill(REASON)
         row.locator("form.close-table button").click()
-        expect(staff.get_by_text("seat 1: alice", exact=False).first).to_be_visible()
+        seated = said(language, "seat %(number)s: %(name)s") % {"number": 1, "name": "alice"}
+        expect(staff.get_by_text(seated, exact=False).first).to_be_visible()
         screenshot(staff, f"staff-close-refused-{language}-{width}")
         page.context.close()
         staff.context.close()

@@ -15,6 +15,7 @@ from games.joker_draw.rtp_monitor import observe_rtp
 from games.models import BoxSettlement, Round, RoundStatus, TableLimits
 from games.stud.tasks import STUD as stud
 from games.tables import seeds
+from games.tables.history import label_of
 from payouts import services as money
 from payouts.models import ChangeStatus
 from tests.fixtures.tables import make_stud_table
@@ -95,7 +96,7 @@ def test_a_limit_changed_by_pit_staff_is_enforced_at_the_players_table(
     proposer = signed_in(pit)
     proposer.goto("/staff/limits/")
     proposer.get_by_role("link", name=f"Propose new limits for {joker_table.name}").click()
-    proposer.get_by_label("Max ante").fill("3.00")
+    proposer.get_by_label(label_of("max_ante")).fill("3.00")
     proposer.get_by_label("Reason").fill("lower stakes tonight")
     screenshot(proposer, "staff-propose-limits")
     proposer.get_by_role("button", name="Propose").click()

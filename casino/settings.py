@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "casino",
     "games",
     "payouts",
+    "payouts.protection",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,1 @@
+"""What players decide about their own play, kept as history that nobody edits."""

@@ -39,8 +39,9 @@ PYTHON_KEYWORDS: dict[str, Any] = {
     "npgettext": ((1, "c"), 2, 3),
     "npgettext_lazy": ((1, "c"), 2, 3),
     # The engine's refusals: pure Python, translated where the games hand them to the API
-    # (games.tables.rounds.engine_refusal).
+    # (games.tables.rounds.engine_refusal); `rule_text` marks a template chosen beforehand.
     "RuleViolation": None,
+    "rule_text": None,
 }
 SCRIPT_KEYWORDS: dict[str, Any] = {
     "gettext": None,

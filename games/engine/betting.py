@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any, TypeVar
 
-from games.engine.common import Event, OutOfTurn, RuleViolation
+from games.engine.common import Amount, Event, OutOfTurn, RuleViolation
 
 FIXED_LIMIT_CAP = 4  # ST-8: a bet and three raises
 HEADS_UP = 2  # ST-8: no cap once only two players are in the hand
@@ -228,28 +228,33 @@ def _all_in_amount(round_: BettingRound, seat: int) -> int:
     return round_.bets[seat] + round_.chips[seat].stack
 
 
-def _raise_refusal(round_: BettingRound, seat: int) -> tuple[str, str] | None:
-    """Why the seat may not bet, complete or raise now (message, rule), or None if it may."""
+def _raise_refusal(round_: BettingRound, seat: int) -> RuleViolation | None:
+    """Why the seat may not bet, complete or raise now, or None if it may."""
     limit = round_.limit
     if _all_in_amount(round_, seat) <= round_.current_bet:
-        return "not enough chips to raise", limit.rule
+        return RuleViolation("not enough chips to raise", field="kind", rule=limit.rule)
     others = [s for s in round_.in_hand if s != seat and round_.chips[s].stack > 0]
     if not others:
-        return "every other player is all in: there is no one to raise", limit.rule
+        return RuleViolation(
+            "every other player is all in: there is no one to raise", field="kind", rule=limit.rule
+        )
     # All-in players are still in the hand: with three in, the cap holds (ST-8).
     heads_up = len(round_.in_hand) <= HEADS_UP
     if isinstance(limit, FixedLimit) and round_.raises >= limit.cap and not heads_up:
-        return (
-            f"the cap is reached: a bet and {limit.cap - 1} raises while three or more "
-            "players are in the hand",
-            "ST-8",
+        return RuleViolation(
+            "the cap is reached: a bet and %(raises)s raises while three or more players are "
+            "in the hand",
+            field="kind",
+            rule="ST-8",
+            raises=limit.cap - 1,
         )
     reopen = round_.reopen_at[seat]
     if reopen is not None and round_.current_bet < reopen:
-        return (
+        return RuleViolation(
             "an all-in for less than a full raise does not reopen the betting to a player who "
             "has acted",
-            limit.rule,
+            field="kind",
+            rule=limit.rule,
         )
     return None
 
@@ -298,19 +303,20 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
         raise _refusal(round_, action)
     rule = "ST-3" if action.kind == ActionKind.BRING_IN else round_.limit.rule
     if action.kind not in WAGERS and action.amount is not None:
-        raise RuleViolation(f"{action.kind.value} takes no amount", field="amount", rule=rule)
+        raise RuleViolation(
+            "%(action)s takes no amount", field="amount", rule=rule, action=action.kind
+        )
     if action.kind in WAGERS:
         amount = legal[0].min_amount if action.amount is None else action.amount
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise RuleViolation(
-                f"amounts are whole minor units, not {amount!r}", field="amount", rule=rule
-            )
-        if not any(option.min_amount <= amount <= option.max_amount for option in legal):
-            raise RuleViolation(
-                f"{action.kind.value} to {amount} is not allowed: {_amounts_text(legal)}",
+                "amounts are whole minor units, not %(amount)r",
                 field="amount",
                 rule=rule,
+                amount=amount,
             )
+        if not any(option.min_amount <= amount <= option.max_amount for option in legal):
+            raise _amount_refusal(action.kind, amount, legal, rule)
         return _wager(round_, seat, action.kind, amount)
     if action.kind == ActionKind.FOLD:
         folded = replace(round_.chips[seat], folded=True)
@@ -320,10 +326,36 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
     return _pass_turn(round_, seat), Event(action.kind.value, {"seat": seat})
 
 
-def _amounts_text(legal: Iterable[LegalAction]) -> str:
-    return " or ".join(
-        str(o.min_amount) if o.min_amount == o.max_amount else f"{o.min_amount} to {o.max_amount}"
-        for o in legal
+def _amount_refusal(
+    kind: ActionKind, amount: int, legal: Sequence[LegalAction], rule: str
+) -> RuleViolation:
+    """The amounts open to ``kind``: one fixed size, the small or the big bet (ST-5, two sizes
+    at most), or a pot-limit range (DM-9)."""
+    facts = {
+        "action": kind,
+        "amount": Amount(amount),
+        "low": Amount(legal[0].min_amount),
+        "high": Amount(legal[-1].max_amount),
+    }
+    if len(legal) > 1:
+        return RuleViolation(
+            "%(action)s to %(amount)s is not allowed: to %(low)s or to %(high)s",
+            field="amount",
+            rule=rule,
+            **facts,
+        )
+    if facts["low"] == facts["high"]:
+        return RuleViolation(
+            "%(action)s to %(amount)s is not allowed: only to %(low)s",
+            field="amount",
+            rule=rule,
+            **facts,
+        )
+    return RuleViolation(
+        "%(action)s to %(amount)s is not allowed: from %(low)s to %(high)s",
+        field="amount",
+        rule=rule,
+        **facts,
     )
 
 
@@ -336,20 +368,25 @@ def _refusal(round_: BettingRound, action: Action) -> RuleViolation:
     if kind in AGGRESSIVE or kind == ActionKind.BRING_IN:
         refusal = _raise_refusal(round_, seat)
         if refusal is not None:
-            return RuleViolation(refusal[0], field="kind", rule=refusal[1])
+            return refusal
         expected, _ = _raise_amounts(round_, seat)
         return RuleViolation(
-            f"the wager open now is {expected.value}, not {kind.value}",
+            "the wager open now is %(expected)s, not %(action)s",
             field="kind",
             rule=round_.limit.rule,
+            expected=expected,
+            action=kind,
         )
+    rule = round_.limit.rule
     if kind == ActionKind.CHECK:
-        message = "there is a bet to call: check is not possible"
-    elif kind in (ActionKind.CALL, ActionKind.FOLD):
-        message = f"there is no bet to {kind.value}: check instead"
-    else:
-        message = f"{kind.value} is not a betting action"
-    return RuleViolation(message, field="kind", rule=round_.limit.rule)
+        return RuleViolation(
+            "there is a bet to call: check is not possible", field="kind", rule=rule
+        )
+    if kind in (ActionKind.CALL, ActionKind.FOLD):
+        return RuleViolation(
+            "there is no bet to %(action)s: check instead", field="kind", rule=rule, action=kind
+        )
+    return RuleViolation("%(action)s is not a betting action", field="kind", rule=rule, action=kind)
 
 
 def _wager(

@@ -10,25 +10,48 @@ from typing import Any
 from games.engine.cards import Card, parse_card
 
 
-class RuleViolation(ValueError):
-    """An action the rules do not allow; ``field`` and ``rule`` say which and why."""
+class Amount(int):
+    """Money in a refusal's wording, in the game's minor units: each language shows it as money
+    where the refusal reaches a player."""
 
-    def __init__(self, message: str, *, field: str, rule: str) -> None:
-        super().__init__(f"{message} ({rule})")
-        self.message = message
+
+class Seat(int):
+    """A seat in a refusal's wording, by the engine's number: the tables name their own seats."""
+
+
+class RuleViolation(ValueError):
+    """An action the rules do not allow; ``field`` and ``rule`` say which and why. ``message`` is
+    a template with named parameters (``%(amount)s``), filled by ``params`` in English here and
+    in the player's language where the refusal is answered (the catalogues read the templates
+    of ``RuleViolation`` and ``rule_text``)."""
+
+    def __init__(self, message: str, *, field: str, rule: str, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = message % params if params else message
         self.field = field
         self.rule = rule
+        super().__init__(f"{self.message} ({rule})")
+
+
+def rule_text(template: str) -> str:
+    """Marks a refusal's template chosen before ``RuleViolation`` is raised, for the catalogues."""
+    return template
 
 
 class OutOfTurn(RuleViolation):
-    """An action by a seat whose turn it is not; seats by engine number (the tables number their
-    seats their own way, so they word this for people)."""
+    """An action by a seat whose turn it is not (``to_act`` and ``acting`` are its parameters)."""
 
-    def __init__(self, *, to_act: int, acting: int, rule: str, verb: str = "acts") -> None:
-        super().__init__(f"seat {to_act} {verb} now, not seat {acting}", field="seat", rule=rule)
+    def __init__(self, *, to_act: int, acting: int, rule: str, message: str | None = None) -> None:
+        super().__init__(
+            message or rule_text("seat %(to_act)s acts now, not seat %(acting)s"),
+            field="seat",
+            rule=rule,
+            to_act=Seat(to_act),
+            acting=Seat(acting),
+        )
         self.to_act = to_act
         self.acting = acting
-        self.verb = verb
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ from games.engine.common import (
     cards_to_json,
     clockwise,
     dealt_card_json,
+    rule_text,
 )
 from games.engine.dealer import STANDARD_DECK, Deck, deck_from_json, deck_to_json, positions
 from games.engine.hands import HandValue, best_omaha, evaluate
@@ -246,7 +247,11 @@ def start_hand(
     players = len(stacks)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleViolation(
-            f"Drawmaha seats {MIN_PLAYERS} to {MAX_PLAYERS} players", field="stacks", rule="DM-1"
+            "Drawmaha seats %(fewest)s to %(most)s players",
+            field="stacks",
+            rule="DM-1",
+            fewest=MIN_PLAYERS,
+            most=MAX_PLAYERS,
         )
     if any(isinstance(s, bool) or not isinstance(s, int) or s <= 0 for s in stacks):
         raise RuleViolation(
@@ -256,7 +261,10 @@ def start_hand(
         )
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < players:
         raise RuleViolation(
-            f"the button is one of seats 0 to {players - 1}", field="button", rule="DM-1"
+            "the button is one of seats 0 to %(last)s",
+            field="button",
+            rule="DM-1",
+            last=players - 1,
         )
     if set(deck.order) != set(STANDARD_DECK) or deck.dealt or deck.reshuffles:
         raise RuleViolation(
@@ -416,10 +424,21 @@ def _draw_choice(state: DrawmahaState, action: DrawAction) -> tuple[DrawmahaStat
     if state.to_act is None:
         raise RuleViolation("nobody decides in the draw now", field="action", rule=rule)
     if action.seat != state.to_act:
-        raise OutOfTurn(to_act=state.to_act, acting=action.seat, rule=rule, verb="decides")
+        raise OutOfTurn(
+            to_act=state.to_act,
+            acting=action.seat,
+            rule=rule,
+            message=rule_text("seat %(to_act)s decides now, not seat %(acting)s"),
+        )
     if (pending is None) != (action.kind == DrawChoice.EXCHANGE):
-        expected = "declare an exchange" if pending is None else "take or reject the twist card"
-        raise RuleViolation(f"{expected} now, not {action.kind.value}", field="kind", rule=rule)
+        raise RuleViolation(
+            rule_text("declare an exchange now, not %(action)s")
+            if pending is None
+            else rule_text("take or reject the twist card now, not %(action)s"),
+            field="kind",
+            rule=rule,
+            action=action.kind,
+        )
     if pending is None:
         return _declare(state, action.seat, action.discards)
     return _twist(state, *pending, take=action.kind == DrawChoice.TAKE)
@@ -447,9 +466,10 @@ def _declare(
         )
     if len(discards) > state.max_exchange:
         raise RuleViolation(
-            f"at most {state.max_exchange} cards may be exchanged in this hand",
+            "at most %(most)s cards may be exchanged in this hand",
             field="discards",
             rule="DM-5",
+            most=state.max_exchange,
         )
     hands = list(state.hands)
     hands[seat] = tuple(card for card in hand if card not in discards)

@@ -21,7 +21,13 @@ from itertools import combinations
 from typing import Any, cast
 
 from games.engine.cards import ALL_CARDS, Card
-from games.engine.common import Event, RuleViolation, cards_from_json, cards_to_json
+from games.engine.common import (
+    Event,
+    RuleViolation,
+    cards_from_json,
+    cards_to_json,
+    rule_text,
+)
 from games.engine.hands import HandValue, evaluate
 
 HAND_SIZE = 5
@@ -144,7 +150,9 @@ class RoundState:
         for box in self.boxes:
             if box.number == number:
                 return box
-        raise RuleViolation(f"there is no box {number} in this round", field="box", rule="JD-4")
+        raise RuleViolation(
+            "there is no box %(box)s in this round", field="box", rule="JD-4", box=number
+        )
 
     @property
     def dealer_value(self) -> HandValue | None:
@@ -167,10 +175,15 @@ def start_round(
         raise ValueError("joker draw poker is dealt from one 53-card deck with the joker (JD-1)")
     numbers = [stake.box for stake in stakes]
     if not 1 <= len(stakes) <= MAX_BOXES:
-        raise RuleViolation(f"a round has 1 to {MAX_BOXES} boxes", field="boxes", rule="JD-16")
+        raise RuleViolation(
+            "a round has 1 to %(most)s boxes", field="boxes", rule="JD-16", most=MAX_BOXES
+        )
     if numbers != sorted(set(numbers)) or numbers[0] < 1 or numbers[-1] > MAX_BOXES:
         raise RuleViolation(
-            f"boxes are numbered 1 to {MAX_BOXES}, each once, in order", field="boxes", rule="JD-3"
+            "boxes are numbered 1 to %(most)s, each once, in order",
+            field="boxes",
+            rule="JD-3",
+            most=MAX_BOXES,
         )
     seats = len(stakes) + 1
     hands = [
@@ -235,13 +248,19 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     turn = state.to_act
     if box.status != BoxStatus.DECIDING:
         raise RuleViolation(
-            f"box {box.number} has already {box.status.value}", field="box", rule="JD-7"
+            rule_text("box %(box)s has already folded")
+            if box.status == BoxStatus.FOLDED
+            else rule_text("box %(box)s has already bet"),
+            field="box",
+            rule="JD-7",
+            box=box.number,
         )
     if turn is None or turn.number != box.number:
         raise RuleViolation(
-            f"box {turn.number if turn else '-'} acts first: boxes act in order",
+            "box %(box)s acts first: boxes act in order",
             field="box",
             rule="JD-4",
+            box=turn.number if turn else "-",
         )
     events: list[Event]
     if isinstance(action, Fold):
@@ -278,7 +297,11 @@ def _exchange(
     strangers = [str(card) for card in discards if card not in box.cards]
     if strangers:
         raise RuleViolation(
-            f"{', '.join(strangers)} not in box {box.number}'s hand", field="cards", rule="JD-5"
+            "%(cards)s not in box %(box)s's hand",
+            field="cards",
+            rule="JD-5",
+            cards=", ".join(strangers),
+            box=box.number,
         )
     if box.exchanges == 0 and not 1 <= len(discards) <= MAX_FIRST_EXCHANGE:
         raise RuleViolation("the first exchange is of 1 to 5 cards", field="cards", rule="JD-5")

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from games.engine import betting
 from games.engine.betting import (
@@ -41,11 +41,13 @@ from games.engine.betting import (
 from games.engine.cards import Card, parse_card
 from games.engine.common import (
     Event,
+    OutOfTurn,
     RuleViolation,
     cards_from_json,
     cards_to_json,
     clockwise,
     dealt_card_json,
+    rule_text,
 )
 from games.engine.dealer import STANDARD_DECK, Deck, deck_from_json, deck_to_json, positions
 from games.engine.hands import (
@@ -177,9 +179,11 @@ def start_hand(
     """Antes, third street (ST-2) and the bring-in's turn (ST-3)."""
     if not MIN_PLAYERS <= len(stacks) <= MAX_PLAYERS:
         raise RuleViolation(
-            f"seven-card stud seats {MIN_PLAYERS} to {MAX_PLAYERS} players",
+            "seven-card stud seats %(fewest)s to %(most)s players",
             field="stacks",
             rule="ST-1",
+            fewest=MIN_PLAYERS,
+            most=MAX_PLAYERS,
         )
     if any(isinstance(s, bool) or not isinstance(s, int) or s <= 0 for s in stacks):
         raise RuleViolation(
@@ -420,10 +424,13 @@ def concede(state: StudState, seat: int) -> tuple[StudState, list[Event]]:
 def _showdown_choice(
     state: StudState, action: Action, *, conceding: bool = False
 ) -> tuple[StudState, list[Event]]:
-    seat = state.to_act
+    seat = cast(int, state.to_act)  # a showdown always waits for someone (ST-10)
     if action.seat != seat:
-        raise RuleViolation(
-            f"seat {seat} shows or mucks now, not seat {action.seat}", field="seat", rule="ST-10"
+        raise OutOfTurn(
+            to_act=seat,
+            acting=action.seat,
+            rule="ST-10",
+            message=rule_text("seat %(to_act)s shows or mucks now, not seat %(acting)s"),
         )
     if action.kind not in (ActionKind.SHOW, ActionKind.MUCK):
         raise RuleViolation("the betting is over: show or muck", field="kind", rule="ST-10")

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine.betting import WAGERS
-from games.engine.common import Event, OutOfTurn, RuleViolation
+from games.engine.common import Event, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatus
 from games.peer.hands import (
@@ -612,7 +612,7 @@ def play(
     try:
         state, events = peer.apply(hand.state, decision)
     except RuleViolation as refused:
-        raise refusal(refused, hand.seats) from None
+        raise engine_refusal(refused, hand.seats) from None
     played = peer.new_hand(state, hand.seats, hand.players, hand.seat_ids)
     after_events(peer, round_, played, events, actor=actor)
 
@@ -652,20 +652,3 @@ def after_events(
         if seating.status == SeatStatus.LEAVING and not seat_in_hand(hand, seating):
             cash_out(seating, by=None)
     peer.carry_on(round_, hand, actor=actor)
-
-
-def refusal(violation: RuleViolation, seats: Sequence[int]) -> RoundRefused:
-    """The engine's refusal for the player, with the table's seat numbers (``seats`` maps the
-    engine's seats to the table's)."""
-    if isinstance(violation, OutOfTurn):
-        return RoundRefused(
-            (
-                _("seat %(to_act)s decides now, not seat %(acting)s")
-                if violation.verb == "decides"
-                else _("seat %(to_act)s acts now, not seat %(acting)s")
-            )
-            % {"to_act": seats[violation.to_act], "acting": seats[violation.acting]},
-            field=violation.field,
-            rule=violation.rule,
-        )
-    return engine_refusal(violation)

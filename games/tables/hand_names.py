@@ -1,6 +1,7 @@
-"""Poker hands named in the player's language. The engine values hands (``games.engine.hands``)
-and names them in English for logs and hand histories; the pages and the API name them here,
-from the engine's category and deciding ranks, so every language words them its own way."""
+"""Poker hands, streets and actions named in the player's language. The engine values hands
+(``games.engine.hands``) and names them in English for logs and hand histories; the pages and
+the API name them here, from the engine's category and deciding ranks, so every language words
+them its own way."""
 
 from __future__ import annotations
 
@@ -134,3 +135,22 @@ def street_name(street: str) -> str:
         "over": pgettext("street", "Hand over"),
     }
     return names.get(street, street)
+
+
+def action_name(action: str) -> str:
+    """A player's decision, by the engine's name for it, as the refusals quote it."""
+    names = {
+        "fold": pgettext("poker action", "fold"),
+        "check": pgettext("poker action", "check"),
+        "call": pgettext("poker action", "call"),
+        "bring_in": pgettext("poker action", "bring-in"),
+        "complete": pgettext("poker action", "complete"),
+        "bet": pgettext("poker action", "bet"),
+        "raise": pgettext("poker action", "raise"),
+        "show": pgettext("poker action", "show"),
+        "muck": pgettext("poker action", "muck"),
+        "exchange": pgettext("poker action", "exchange"),
+        "take": pgettext("poker action", "take the twist card"),
+        "reject": pgettext("poker action", "reject the twist card"),
+    }
+    return names.get(action, action)

@@ -4,15 +4,19 @@ next hand number of a peer table, and the append to a round's history."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
 from casino.http.errors import Refused
-from games.engine.common import Event, RuleViolation
+from games.engine.common import Amount, Event, RuleViolation, Seat
 from games.models import Game, Round, RoundEvent, Table, TableLimits
 from games.tables import live
+from games.tables.hand_names import action_name
+from payouts.models import CENT
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -31,10 +35,25 @@ class RoundRefused(RuleViolation, Refused):
         return {self.field: [f"{self.message.rstrip('.')} ({self.rule})."]}
 
 
-def engine_refusal(violation: RuleViolation) -> RoundRefused:
+def engine_refusal(violation: RuleViolation, seats: Sequence[int] = ()) -> RoundRefused:
     """The engine's refusal in the request's language. The engine knows no Django and speaks
-    English; its fixed messages are in the catalogues (the extraction reads `RuleViolation`)."""
-    return RoundRefused(_(violation.message), field=violation.field, rule=violation.rule)
+    English; its templates are in the catalogues (the extraction reads `RuleViolation` and
+    `rule_text`), and their facts are worded here for the reader: amounts as money, actions by
+    their names, seats by the table's numbers (``seats`` maps the engine's seats to them)."""
+    template = _(violation.template)
+    facts = {name: _fact(value, seats) for name, value in violation.params.items()}
+    message = template % facts if facts else template
+    return RoundRefused(message, field=violation.field, rule=violation.rule)
+
+
+def _fact(value: object, seats: Sequence[int]) -> object:
+    if isinstance(value, Amount):
+        return number_format(value * CENT, 2)  # the engine counts the currency's cents
+    if isinstance(value, Seat):
+        return seats[value] if seats else value
+    if isinstance(value, StrEnum):
+        return action_name(value)
+    return value
 
 
 def limits_in_force(table: Table, *, game: str, rule: str) -> TableLimits:

@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any, TypeVar
 
-from games.engine.common import Amount, Event, OutOfTurn, RuleViolation
+from games.engine.common import Amount, Event, OutOfTurn, RuleViolation, rule_text
 
 FIXED_LIMIT_CAP = 4  # ST-8: a bet and three raises
 HEADS_UP = 2  # ST-8: no cap once only two players are in the hand
@@ -329,33 +329,21 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
 def _amount_refusal(
     kind: ActionKind, amount: int, legal: Sequence[LegalAction], rule: str
 ) -> RuleViolation:
-    """The amounts open to ``kind``: one fixed size, the small or the big bet (ST-5, two sizes
-    at most), or a pot-limit range (DM-9)."""
-    facts = {
-        "action": kind,
-        "amount": Amount(amount),
-        "low": Amount(legal[0].min_amount),
-        "high": Amount(legal[-1].max_amount),
-    }
-    if len(legal) > 1:
-        return RuleViolation(
-            "%(action)s to %(amount)s is not allowed: to %(low)s or to %(high)s",
-            field="amount",
-            rule=rule,
-            **facts,
-        )
-    if facts["low"] == facts["high"]:
-        return RuleViolation(
-            "%(action)s to %(amount)s is not allowed: only to %(low)s",
-            field="amount",
-            rule=rule,
-            **facts,
-        )
+    """The amounts open to ``kind``: the small or the big bet (ST-5, two sizes at most), one
+    fixed size, or a pot-limit range (DM-9)."""
+    low, high = legal[0].min_amount, legal[-1].max_amount
     return RuleViolation(
-        "%(action)s to %(amount)s is not allowed: from %(low)s to %(high)s",
+        rule_text("%(action)s to %(amount)s is not allowed: to %(low)s or to %(high)s")
+        if len(legal) > 1
+        else rule_text("%(action)s to %(amount)s is not allowed: only to %(low)s")
+        if low == high
+        else rule_text("%(action)s to %(amount)s is not allowed: from %(low)s to %(high)s"),
         field="amount",
         rule=rule,
-        **facts,
+        action=kind,
+        amount=Amount(amount),
+        low=Amount(low),
+        high=Amount(high),
     )
 
 

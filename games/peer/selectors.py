@@ -1,12 +1,19 @@
-"""Read queries over the peer games' tables (seven-card stud, Drawmaha)."""
+"""Read queries over the peer games' tables (seven-card stud, Drawmaha), and a finished hand's
+pots and the hands that won them, for every page and report that names them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from django.utils.translation import gettext
+
+from games.engine.drawmaha import DrawmahaState
+from games.engine.hands import HandValue
+from games.engine.stud import StudState
 from games.models import Round, RoundStatus, Seat, SeatStatus, SeedPair, SeedPairStatus, Table
+from games.peer.hands import PeerState
 
 
 @dataclass(frozen=True)
@@ -72,3 +79,25 @@ def _audited_cards(data: Any) -> Iterator[dict[str, Any]]:
     if isinstance(data, list):
         for item in data:
             yield from _audited_cards(item)
+
+
+def pot_name(number: int) -> str:
+    return gettext("Main pot") if number == 0 else gettext("Side pot %(n)s") % {"n": number}
+
+
+def pot_part_name(number: int, part: str | None) -> str:
+    """A pot, or the half of it a Drawmaha award is for (DM-11)."""
+    pot = pot_name(number)
+    if part == "draw":
+        return gettext("%(pot)s, draw half") % {"pot": pot}
+    if part == "omaha":
+        return gettext("%(pot)s, Omaha half") % {"pot": pot}
+    return pot
+
+
+def awarded_hand(state: PeerState, part: str | None, seat: int) -> HandValue:
+    """The hand a pot (or its half, DM-11) was awarded to at the showdown: stud's best five
+    (HR-3), Drawmaha's draw or Omaha reading."""
+    if isinstance(state, DrawmahaState):
+        return state.draw_value(seat) if part == "draw" else state.omaha_value(seat)
+    return cast(StudState, state).value(seat)

@@ -19,12 +19,11 @@ from django.utils.translation import gettext, gettext_lazy
 
 from games import registry
 from games.engine.drawmaha import FLOP_SIZE, HAND_SIZE, DrawmahaState
-from games.engine.hands import HandValue
 from games.engine.stud import StudState
 from games.models import Game, Round, RoundStatus, Seat
 from games.peer.game import PeerTableGame
 from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState, from_cents
-from games.peer.selectors import peer_dealt_cards
+from games.peer.selectors import awarded_hand, peer_dealt_cards, pot_name, pot_part_name
 from games.stud.serializers import UNKNOWN_CARD, withheld_seats
 from games.tables import selectors
 from games.tables.hand_names import hand_name, street_name
@@ -43,10 +42,6 @@ def amount(minor_units: int | Decimal) -> str:
     """Chips in the viewer's locale's number format, with two places."""
     value = from_cents(minor_units) if isinstance(minor_units, int) else minor_units
     return number_format(value, 2)
-
-
-def pot_name(number: int) -> str:
-    return gettext("Main pot") if number == 0 else gettext("Side pot %(n)s") % {"n": number}
 
 
 # A finished hand ------------------------------------------------------------------------------
@@ -146,12 +141,6 @@ def _showdown_note(state: PeerState, seat: int, shown_after: bool) -> str:
     if isinstance(state, StudState) and state.hands[seat].shown is False:
         return gettext("mucked at the showdown")
     return ""
-
-
-def _award_value(state: PeerState, part: str | None, seat: int) -> HandValue:
-    if isinstance(state, DrawmahaState):
-        return state.draw_value(seat) if part == "draw" else state.omaha_value(seat)
-    return cast(StudState, state).value(seat)
 
 
 def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUser) -> FinishedHand:
@@ -295,10 +284,7 @@ def settlement_lines(
 
 def _award_lines(state: PeerState, data: dict[str, Any], who: Callable[[int], str]) -> list[str]:
     part = data.get("part")
-    pot = {
-        "draw": gettext("%(pot)s, draw half") % {"pot": pot_name(data["pot"])},
-        "omaha": gettext("%(pot)s, Omaha half") % {"pot": pot_name(data["pot"])},
-    }.get(part or "", pot_name(data["pot"]))
+    pot = pot_part_name(data["pot"], part)
     shares = {int(seat): share for seat, share in data["shares"].items()}
     split = len(shares) > 1
     lines = []
@@ -307,7 +293,7 @@ def _award_lines(state: PeerState, data: dict[str, Any], who: Callable[[int], st
         if data["hand"] is None:
             lines.append(gettext("%(pot)s: %(who)s wins %(amount)s uncontested.") % values)
             continue
-        values["hand"] = hand_name(_award_value(state, part, seat))
+        values["hand"] = hand_name(awarded_hand(state, part, seat))
         if split:
             lines.append(
                 gettext("%(pot)s: %(who)s wins %(amount)s with %(hand)s (split pot).") % values

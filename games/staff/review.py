@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import connection
@@ -20,9 +20,12 @@ from django.db.models import F, Q, QuerySet, Sum, Window
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
+from games.peer.game import PeerTableGame
 from games.peer.hands import from_cents
+from games.peer.selectors import awarded_hand, pot_part_name
 from games.tables.gaming_day import gaming_day_bounds
-from games.tables.hand_names import category_name
+from games.tables.hand_names import category_name, hand_name
+from games.tables.table_game import game_of
 from payouts.models import CENT, Account, AccountKind, LedgerEntry, LedgerTransaction
 
 ZERO = Decimal("0.00")
@@ -50,7 +53,7 @@ class Winner:
     player: str
     amount: Decimal
     hand: str
-    what: str  # "box 2", "pot 1 (omaha half)"
+    what: str  # "box 2", "Main pot, Omaha half"
 
 
 @dataclass
@@ -168,18 +171,19 @@ def review(rounds: list[Round]) -> list[ReviewedRound]:
     for event in RoundEvent.objects.filter(round_id__in=peer, kind="pot_awarded").order_by(
         "round_id", "sequence"
     ):
-        hand = peer[event.round_id].engine_state
-        seat_player = dict(zip(range(len(hand["players"])), hand["players"], strict=True))
-        what = _("pot %(pot)s") % {"pot": event.data["pot"] + 1}
-        if event.data.get("part") and event.data["part"] != "whole":
-            what = f"{what} ({event.data['part']})"
+        round_ = peer[event.round_id]
+        # The hands are named from the cards in the reader's language, not the engine's words.
+        state = cast(PeerTableGame, game_of(round_.table.game)).load_hand(round_.engine_state).state
+        players = round_.engine_state["players"]
+        part = event.data.get("part")
         for seat, share in event.data["shares"].items():
+            shown = event.data.get("hand") is not None
             pots[event.round_id].append(
                 Winner(
-                    player=names.get(seat_player[int(seat)], ""),
+                    player=names.get(players[int(seat)], ""),
                     amount=from_cents(share),
-                    hand=event.data.get("hand") or "",
-                    what=str(what),
+                    hand=hand_name(awarded_hand(state, part, int(seat))) if shown else "",
+                    what=pot_part_name(event.data["pot"], part),
                 )
             )
     return [

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
@@ -19,7 +19,9 @@ from casino.roles import PLAYER
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus
+from games.stud.hand import Hand as StudHand
 from games.tables import gaming_day
+from games.tables.hand_names import hand_name
 from games.tables.voids import void_round
 from payouts.models import Account, AccountKind, LedgerEntry, LedgerTransaction, RtpObservation
 from payouts.services import deposit
@@ -372,3 +374,33 @@ def test_the_box_review_totals_the_filtered_boxes(settled_boxes, auditor):
     assert (totals["staked"], totals["paid"], totals["house"]) == (staked, paid, staked - paid)
     assert totals["hold_percent"] == ((staked - paid) * 100 / staked).quantize(D("0.01"))
     assert f'<td class="money">{staked}</td>' in page.content.decode()
+
+
+def test_the_review_names_a_pots_winning_hand_in_the_readers_language(settings, pit, pit2, auditor):
+    """The engine records a shown hand in English; the review names it from the cards, in the
+    auditor's language, as the players' pages do (HR-3)."""
+    table = make_stud_table(pit, pit2)
+    players = [make_user(name, PLAYER) for name in ("dan", "eve")]
+    for user in players:
+        deposit(player=user, currency="USD", amount=D("100.00"), reason="cash", by=pit)
+    seat_everyone(stud.stud, table, players, settings, "STUD_HAND_PAUSE_SECONDS")
+    stud.play_passively(table, hands=1)
+    hand = Round.objects.get(table=table, status=RoundStatus.SETTLED)
+    award = hand.events.get(kind="pot_awarded").data
+    assert award["hand"]  # played passively to the showdown: the winner's hand was shown
+    seat = int(next(iter(award["shares"])))
+    state = StudHand.from_json(hand.engine_state).state
+    with translation.override("ru"):
+        expected = hand_name(state.value(seat))
+        main_pot = translation.gettext("Main pot")
+    assert expected != award["hand"]
+
+    response = api_client(auditor).get(
+        "/api/v1/staff/payouts/rounds/", {"game": "seven_card_stud"}, HTTP_ACCEPT_LANGUAGE="ru"
+    )
+    (winner,) = next(r for r in response.json()["results"] if r["round"] == hand.pk)["winners"]
+    assert winner["hand"] == expected
+    assert winner["what"] == main_pot
+    page = logged_in(auditor).get("/staff/payouts/rounds/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert escape(expected) in page.content.decode()
+    assert award["hand"] not in page.content.decode()

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -99,6 +99,13 @@ def _language_of(page: Page) -> str:
     return page.evaluate("document.documentElement.lang") or "en"
 
 
+def _shown(page: Page, amount: str) -> str:
+    """An amount as the table's script shows it in the page's language ("1,50" in Russian and
+    Swedish); the inputs and the data attributes keep the API's "1.50"."""
+    with translation.override(_language_of(page)):
+        return formats.number_format(Decimal(amount), 2)
+
+
 def _drawn(page: Page, seat: int, selector: str) -> list[str]:
     return (
         page.get_by_test_id(f"seat-{seat}")
@@ -173,16 +180,24 @@ def test_two_players_play_a_stud_hand_street_by_street(
     state = Hand.from_json(hand.engine_state)
     first, first_page = users[state.players[state.state.to_act]]
     _second, second_page = next(v for k, v in users.items() if k != first.pk)
-    expect(first_page.locator('[data-focus="action-bring_in"]')).to_contain_text("1.00")
+    expect(first_page.locator('[data-focus="action-bring_in"]')).to_contain_text(
+        _shown(first_page, "1.00")
+    )
     _click(first_page, first_page.locator('[data-focus="action-bring_in"]'))
     complete = second_page.locator('[data-focus="action-complete"]')
-    expect(complete).to_contain_text("5.00")
+    expect(complete).to_contain_text(_shown(second_page, "5.00"))
     _click(second_page, complete)
     call = first_page.get_by_test_id("call")
     expect(call).to_have_attribute("data-add", "4.00")  # 5.00 less the 1.00 brought in
     expect(call).to_have_attribute("data-to", "5.00")
-    expect(call).to_contain_text("4.00")
-    expect(call).to_contain_text("5.00")
+    expect(call).to_contain_text(_shown(first_page, "4.00"))
+    expect(call).to_contain_text(_shown(first_page, "5.00"))
+    # Alice reads Russian, Bob Swedish: the amounts they see have the decimal comma.
+    for page in (alice, bob):
+        stack = page.get_by_test_id("seat-1").locator("p.stack")
+        amount = stack.get_attribute("data-stack") or ""
+        expect(stack).to_contain_text(amount.replace(".", ","))
+        expect(stack).not_to_contain_text(amount)
     screenshot(first_page, f"stud-call-{alice_language if first == player else bob_language}")
 
     checked = []
@@ -196,6 +211,7 @@ def test_two_players_play_a_stud_hand_street_by_street(
                 expect(page.get_by_test_id("pot")).to_have_attribute("data-street", street)
                 seen = stud_table_json(stud_table, peer_table(stud_table), user)["hand"]
                 expect(page.get_by_test_id("pot")).to_have_attribute("data-pot", seen["pot"])
+                expect(page.get_by_test_id("pot")).to_contain_text(_shown(page, seen["pot"]))
                 for shown in seen["players"]:
                     up = page.get_by_test_id(f"seat-{shown['seat']}").locator("svg.card.up")
                     expect(up).to_have_count(len(shown["up"]))
@@ -258,8 +274,8 @@ def _play_drawmaha(page: Page, *, raise_once: bool, twist: str) -> bool:
         wager = actions.locator(".wager").first
         maximum = wager.locator('input[type="number"]').get_attribute("max")
         action = wager.locator("button.primary")
-        expect(action).to_contain_text(maximum or "")
-        expect(wager.locator("button.pot-max")).to_contain_text(maximum or "")
+        expect(action).to_contain_text(_shown(page, maximum or ""))
+        expect(wager.locator("button.pot-max")).to_contain_text(_shown(page, maximum or ""))
         _click(page, action)
     else:
         passive = actions.locator('[data-focus="action-check"], [data-focus="action-call"]')

@@ -8,7 +8,7 @@
   "use strict";
   // gettext, ngettext and interpolate: Django's JavaScript catalogue, loaded by the frame.
   const fmt = (format, values) => interpolate(format, values, true);
-  const { h, cents, money } = window.casinoPage;
+  const { h, cents, money, shown } = window.casinoPage;
   const { cardRow, pickableRow, cardSvg, drawSlots } = window.casinoCards;
 
   const STREETS = {
@@ -56,7 +56,7 @@
     const actionError = document.getElementById("action-error");
     let lastTurn = null;
     let lastHandId = null;
-    let shown = null;
+    let drawn = null;  // the table as last drawn, to skip a refresh that brings nothing new
 
     /* The focused control's key, to find its successor after the page is drawn again. */
     function focusKey() {
@@ -85,7 +85,7 @@
         render(await api.request("POST", `${tableUrl}${path}`, body));
       } catch (error) {
         errorNode.textContent = error.message;
-        shown = null;  // the buttons were turned off for the request: draw them again
+        drawn = null;  // the buttons were turned off for the request: draw them again
         await load();
       } finally {
         document.querySelectorAll("#seat-panel button").forEach((b) => { b.disabled = false; });
@@ -141,7 +141,7 @@
       } else {
         middle.appendChild(h("p", { class: "pot", "data-testid": "pot", "data-street": hand.street, "data-pot": hand.pot },
           h("span", { class: "street" }, fmt(gettext("Hand %(number)s · %(street)s"), { number: hand.nonce, street: STREETS[hand.street] || hand.street })),
-          " ", h("span", { class: "pot-amount" }, chipPiles(cents(hand.pot)), fmt(gettext("Pot %(amount)s"), { amount: hand.pot }))));
+          " ", h("span", { class: "pot-amount" }, chipPiles(cents(hand.pot)), fmt(gettext("Pot %(amount)s"), { amount: shown(cents(hand.pot)) }))));
         if (game === "drawmaha") {
           middle.appendChild(h("div", { class: "board", "data-testid": "board" }, h("h3", { class: "visually-hidden" }, gettext("Board")),
             hand.board.length ? cardRow(hand.board) : h("p", { class: "caption" }, gettext("No board cards yet."))));
@@ -183,7 +183,7 @@
       if (seat.auto_ante === false) tags.push(h("span", { class: "tag" }, gettext("sitting out")));
       item.appendChild(h("p", { class: "who" }, h("span", { class: "name" }, fmt(gettext("Seat %(seat)s · %(player)s"), { seat: seat.seat, player: seat.player })), ...tags));
       const stack = player ? player.stack : seat.chips;
-      item.appendChild(h("p", { class: "stack", "data-stack": stack }, chipPiles(cents(stack)), fmt(gettext("Stack %(amount)s"), { amount: stack })));
+      item.appendChild(h("p", { class: "stack", "data-stack": stack }, chipPiles(cents(stack)), fmt(gettext("Stack %(amount)s"), { amount: shown(cents(stack)) })));
       if (player) {
         item.appendChild(playerCards(player));
         if (player.hand && !mine) item.appendChild(h("p", { class: "hand-name" }, player.hand));
@@ -193,7 +193,7 @@
         }
         if (cents(player.bet)) {
           item.appendChild(h("p", { class: "bet", "data-testid": `bet-${seat.seat}`, "data-bet": player.bet },
-            chipPiles(cents(player.bet)), fmt(gettext("Bet %(amount)s"), { amount: player.bet })));
+            chipPiles(cents(player.bet)), fmt(gettext("Bet %(amount)s"), { amount: shown(cents(player.bet)) })));
         }
       }
       if (turn) {
@@ -230,8 +230,10 @@
       return () => post("actions/", { action, ...extra }, actionError);
     }
 
-    /* A wager's button: what the action is, the total it makes this street and what it adds. */
-    function wagerText(action, total) {
+    /* A wager's button: what the action is, the total it makes this street and what it adds
+       (amounts in the page's language; the inputs and data attributes keep "1.50"). */
+    function wagerText(action, amount) {
+      const total = shown(cents(amount));
       switch (action) {
         case "bring_in": return fmt(gettext("Bring-in %(amount)s"), { amount: total });
         case "complete": return fmt(gettext("Complete to %(amount)s"), { amount: total });
@@ -241,13 +243,13 @@
     }
 
     function adds(amount, myBet) {
-      return money(Math.max(0, cents(amount) - myBet));
+      return Math.max(0, cents(amount) - myBet);
     }
 
     function wagerControl(option, myBet) {
       const low = cents(option.min_amount);
       const high = cents(option.max_amount);
-      const addText = (total) => fmt(gettext("adds %(amount)s"), { amount: adds(total, myBet) });
+      const addText = (total) => fmt(gettext("adds %(amount)s"), { amount: shown(adds(total, myBet)) });
       if (low === high) {
         return h("button", { type: "button", class: "primary", "data-focus": `action-${option.action}`, onclick: send(option.action, { amount: option.min_amount }) },
           wagerText(option.action, option.min_amount), option.all_in ? ` (${gettext("all in")})` : "",
@@ -267,9 +269,9 @@
       button.addEventListener("click", () => post("actions/", { action: option.action, amount: number.value.trim() }, actionError));
       const most = h("button", { type: "button", class: "pot-max", "data-focus": `${id}-max`,
         onclick: () => { slider.value = high; number.value = option.max_amount; sync(option.max_amount); } },
-      fmt(gettext("Pot limit: %(amount)s"), { amount: option.max_amount }));
+      fmt(gettext("Pot limit: %(amount)s"), { amount: shown(high) }));
       return h("div", { class: "wager" },
-        h("label", { for: id }, fmt(option.action === "bet" ? gettext("Bet (%(low)s–%(high)s)") : gettext("Raise to (%(low)s–%(high)s)"), { low: option.min_amount, high: option.max_amount })),
+        h("label", { for: id }, fmt(option.action === "bet" ? gettext("Bet (%(low)s–%(high)s)") : gettext("Raise to (%(low)s–%(high)s)"), { low: shown(low), high: shown(high) })),
         slider, number, button, small, most);
     }
 
@@ -288,10 +290,10 @@
         if (option.action === "call") {
           // The amount to add, and beside it the total bet it makes.
           const add = adds(option.min_amount, myBet);
-          row.appendChild(h("button", { type: "button", "data-focus": "action-call", "data-testid": "call", "data-add": add, "data-to": option.min_amount,
-            onclick: send("call") }, fmt(gettext("Call %(amount)s"), { amount: add }),
+          row.appendChild(h("button", { type: "button", "data-focus": "action-call", "data-testid": "call", "data-add": money(add), "data-to": option.min_amount,
+            onclick: send("call") }, fmt(gettext("Call %(amount)s"), { amount: shown(add) }),
           option.all_in ? ` (${gettext("all in")})` : "",
-          " ", h("small", { class: "to" }, fmt(gettext("to %(amount)s"), { amount: option.min_amount }))));
+          " ", h("small", { class: "to" }, fmt(gettext("to %(amount)s"), { amount: shown(cents(option.min_amount)) }))));
         } else if (["bet", "raise", "complete", "bring_in"].includes(option.action)) {
           row.appendChild(wagerControl(option, myBet));
         } else if (option.action === "exchange") {
@@ -347,8 +349,8 @@
       // A refresh that brings nothing new keeps the page as it is (the cards picked, the
       // amount chosen, the focus).
       const text = JSON.stringify(table);
-      if (text === shown) return;
-      shown = text;
+      if (text === drawn) return;
+      drawn = text;
       const key = focusKey();
       seatPanel(table);
       tableView(table);

@@ -36,6 +36,7 @@ from games.engine.drawmaha import DrawAction, DrawChoice
 from games.models import Game, Round, Seat, Table, TableLimits
 from games.peer import services as peer_services
 from games.peer.hands import PeerHand, to_cents
+from games.tables.hand_names import action_name
 from games.tables.rounds import RoundRefused
 
 if TYPE_CHECKING:
@@ -134,7 +135,9 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
             )
         if cards and action != DrawChoice.EXCHANGE:
             raise RoundRefused(
-                _("%(action)s takes no cards.") % {"action": action}, field="cards", rule="DM-5"
+                _("%(action)s takes no cards.") % {"action": action_name(action)},
+                field="cards",
+                rule="DM-5",
             )
         with transaction.atomic():
             round_, hand, seat = peer_services.hand_to_act(self, player, table)
@@ -142,7 +145,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
             if action in DRAW_CHOICES:
                 if amount is not None:
                     raise RoundRefused(
-                        _("%(action)s takes no amount.") % {"action": action},
+                        _("%(action)s takes no amount.") % {"action": action_name(action)},
                         field="amount",
                         rule="DM-5",
                     )
@@ -153,7 +156,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
                 if amount is not None:
                     if kind not in WAGERS:
                         raise RoundRefused(
-                            _("%(action)s takes no amount.") % {"action": action},
+                            _("%(action)s takes no amount.") % {"action": action_name(action)},
                             field="amount",
                             rule="DM-9",
                         )

@@ -75,7 +75,7 @@ def _partner_bet_version() -> PaytableVersion:
         or versions.order_by("paytable__name", "-number").first()
     )
     if version is None:
-        raise RtpRefused({"paytable": "A BONUS run plays beside a bet paytable; there is none."})
+        raise RtpRefused({"paytable": _("A BONUS run plays beside a bet paytable; there is none.")})
     return version
 
 

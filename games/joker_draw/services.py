@@ -117,7 +117,12 @@ def open_round(
             stakes, bet_paytable=rules.bet_odds, bonus_paytable=rules.bonus_odds
         )
         if table.status != TableStatus.OPEN:
-            raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
+            raise RoundRefused(
+                _("%(table)s is closed.") % {"table": table},
+                field="table",
+                rule="JD-2",
+                status=409,
+            )
         taken = sql.take_nonce(player.pk, client_seed)
         if taken is None:  # the pair was rotated since this transaction began, or is missing
             seeds.committed_pair(player)
@@ -348,8 +353,12 @@ def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Ac
         return Fold(box) if action == "fold" else Bet(box)
     try:
         parsed: tuple[Card, ...] = tuple(parse_card(text) for text in cards)
-    except ValueError as bad:
-        raise RoundRefused(str(bad), field="cards", rule="JD-5") from None
+    except ValueError:
+        raise RoundRefused(
+            _("cards are written rank then suit, such as As or Td, and the joker JK."),
+            field="cards",
+            rule="JD-5",
+        ) from None
     return Exchange(box, parsed)
 
 

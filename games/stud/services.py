@@ -30,6 +30,7 @@ from games.peer import services as peer_services
 from games.peer.hands import PeerHand, to_cents
 from games.stud.hand import ACTIONS, FORCED, Hand, engine_table
 from games.tables import live
+from games.tables.hand_names import action_name
 from games.tables.rounds import RoundRefused, limits_in_force
 from payouts.models import LedgerTransaction, TransactionKind
 from payouts.services import Posting, Transfer, post_transactions, wallet
@@ -136,7 +137,7 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
             if amount is not None:
                 if kind not in WAGERS:
                     raise RoundRefused(
-                        _("%(action)s takes no amount.") % {"action": action},
+                        _("%(action)s takes no amount.") % {"action": action_name(action)},
                         field="amount",
                         rule="ST-1",
                     )

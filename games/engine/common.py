@@ -20,10 +20,10 @@ class Seat(int):
 
 
 class RuleViolation(ValueError):
-    """An action the rules do not allow; ``field`` and ``rule`` say which and why. ``message`` is
-    a template with named parameters (``%(amount)s``), filled by ``params`` in English here and
-    in the player's language where the refusal is answered (the catalogues read the templates
-    of ``RuleViolation`` and ``rule_text``)."""
+    """An action the rules do not allow; ``field`` and ``rule`` say which and why. ``template``
+    names its facts (``%(amount)s``), given as ``params``: ``message`` is it filled in English,
+    and where the refusal is answered it is filled in the player's language (the catalogues
+    read the templates of ``RuleViolation`` and ``rule_text``)."""
 
     def __init__(self, message: str, *, field: str, rule: str, **params: Any) -> None:
         self.template = message

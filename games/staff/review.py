@@ -176,8 +176,8 @@ def review(rounds: list[Round]) -> list[ReviewedRound]:
         state = cast(PeerTableGame, game_of(round_.table.game)).load_hand(round_.engine_state).state
         players = round_.engine_state["players"]
         part = event.data.get("part")
+        shown = event.data.get("hand") is not None  # None: the pot went uncontested
         for seat, share in event.data["shares"].items():
-            shown = event.data.get("hand") is not None
             pots[event.round_id].append(
                 Winner(
                     player=names.get(players[int(seat)], ""),

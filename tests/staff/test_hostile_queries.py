@@ -77,3 +77,17 @@ def test_the_command_refuses_the_calendars_last_day():
         call_command(
             "gaming_day_report", date="9999-12-30", to=LAST_CALENDAR_DAY, stdout=io.StringIO()
         )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("odds", ["²:1", "1:²", "1" * 19 + ":1", "٣:1"])
+def test_odds_other_than_a_few_ascii_digits_are_refused_beside_the_line(
+    pit, default_paytables, odds
+):
+    paytable = default_paytables["bet"]
+    response = logged_in(pit).post(
+        f"/staff/paytables/{paytable.pk}/propose/", {"reason": "new odds", "pair": odds}
+    )
+    assert response.status_code == 400  # the form again, with the error beside the line
+    assert "pair" in response.context["form"].errors
+    assert not paytable.versions.filter(status="draft").exists()

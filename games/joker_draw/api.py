@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
+from casino.whole_numbers import whole_number
 from games.joker_draw import services as joker_draw
 from games.joker_draw.serializers import OpenRoundSerializer, RoundActionSerializer, round_json
 from games.joker_draw.services import BoxRequest
@@ -31,12 +32,11 @@ class JokerDrawRounds(APIView):
         summary="Rounds: a player's own, or every round for staff (game recall)",
     )
     def get(self, request: Request) -> Response:
-        table = request.query_params.get("table")
-        if table is not None and not table.isdigit():
+        table_text = request.query_params.get("table")
+        table = whole_number(table_text)
+        if table_text is not None and table is None:
             raise ValidationError({"table": [_("table must be a table id.")]})
-        rounds = selectors.rounds_for(
-            request.user, game=Game.JOKER_DRAW, table=int(table) if table else None
-        )
+        rounds = selectors.rounds_for(request.user, game=Game.JOKER_DRAW, table=table)
         paginator = NewestRoundsFirst()
         page = paginator.paginate_queryset(rounds, request, view=self) or []
         return paginator.get_paginated_response([round_json(r, request.user) for r in page])

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
+from casino.whole_numbers import whole_number
 from games.models import Round, RoundStatus, Table
 from games.peer.selectors import PeerTable, peer_table
 from games.peer.services import PeerGame
@@ -144,12 +145,11 @@ class HandsView(PeerView):
         summary="Hands: those a player was dealt into, or every hand for staff (recall)",
     )
     def get(self, request: Request) -> Response:
-        table = request.query_params.get("table")
-        if table is not None and not table.isdigit():
+        table_text = request.query_params.get("table")
+        table = whole_number(table_text)
+        if table_text is not None and table is None:
             raise ValidationError({"table": [_("table must be a table id.")]})
-        hands = selectors.rounds_for(
-            request.user, game=self.api.service.game, table=int(table) if table else None
-        )
+        hands = selectors.rounds_for(request.user, game=self.api.service.game, table=table)
         paginator = NewestRoundsFirst()
         page = paginator.paginate_queryset(hands, request, view=self) or []
         return paginator.get_paginated_response([self.api.hand_json(h, request.user) for h in page])

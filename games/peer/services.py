@@ -195,11 +195,18 @@ class PeerGame(ABC, Generic[State, Decision]):
     def come_back(self, *, player: User, table: Table) -> Seat:
         """ "I'm back": a player sat out for running out of time is dealt in again from the
         next hand (the hand being played was dealt without them) and starts a new count of
-        timeouts. Pressing it again, or when not sat out, changes nothing."""
+        timeouts. Pressing it again, or when not sat out, changes nothing; past the time sat
+        out it is refused (409) and the seat is cashed out."""
         check_game(table, game=self.game, rule=self.rule)
         with transaction.atomic():
             table = locked_table(table.pk, rule=self.rule)
             seating = own_seat(player, table, rule=self.rule)
+            if seating.cash_out_at is not None and seating.cash_out_at <= timezone.now():
+                # Sat out past the table's time: the cash-out is due and the next touch of the
+                # table makes it; coming back now would cancel it.
+                raise RoundRefused(
+                    _("You have no seat at this table."), field="table", rule=self.rule, status=409
+                )
             if seating.sat_out_at is not None or seating.timeouts_in_a_row:
                 seating.sat_out_at = seating.cash_out_at = None
                 seating.timeouts_in_a_row = 0

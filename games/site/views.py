@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from casino.http.permissions import acting_user
+from casino.whole_numbers import whole_number
 from games.joker_draw import explain
 from games.joker_draw.selectors import dealt_cards, paytables_in_force
 from games.joker_draw.serializers import round_json
@@ -137,13 +138,8 @@ def recall(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", RECALL_GAMES[0])
     if game not in RECALL_GAMES:
         raise Http404("No such game.")
-    sitting = request.GET.get("sitting")
-    page = pages.recall_page(
-        request.user,
-        game,
-        request.GET.get("page"),
-        sitting=int(sitting) if sitting and sitting.isdecimal() else None,
-    )
+    sitting = whole_number(request.GET.get("sitting"))
+    page = pages.recall_page(request.user, game, request.GET.get("page"), sitting=sitting)
     labels = {"joker-draw": Game.JOKER_DRAW.label} | {
         slug: Game(peer.code).label for slug, peer in PEER_GAMES.items()
     }
@@ -155,10 +151,8 @@ def recall(request: HttpRequest) -> HttpResponse:
             "games": [(slug, labels[slug]) for slug in RECALL_GAMES],
             "page": page,
             "rows": pages.recall_rows(request.user, game, page),
-            "sitting": sitting if sitting and sitting.isdecimal() else "",
-            "query": urlencode(
-                {"game": game, **({"sitting": sitting} if sitting and sitting.isdecimal() else {})}
-            ),
+            "sitting": "" if sitting is None else sitting,
+            "query": urlencode({"game": game, **({} if sitting is None else {"sitting": sitting})}),
         },
     )
 

@@ -14,7 +14,7 @@ from uuid import UUID
 
 from celery.result import AsyncResult
 from django.conf import settings
-from django.core.paginator import Paginator
+from django.core.paginator import InvalidPage, Paginator
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -67,11 +67,13 @@ def _valid(form: Any) -> Any:
 
 def _page(request: Request, items: Any) -> tuple[Any, dict[str, Any]]:
     paginator = Paginator(items, PAGE_SIZE)
-    number = request.query_params.get("page", "1")
-    if not number.isdigit() or not 1 <= int(number) <= max(paginator.num_pages, 1):
-        last = max(paginator.num_pages, 1)
-        raise ValidationError({"page": [_("Pages run from 1 to %(last)s.") % {"last": last}]})
-    page = paginator.page(int(number))
+    try:
+        page = paginator.page(request.query_params.get("page", "1"))
+    except InvalidPage:
+        last = paginator.num_pages
+        raise ValidationError(
+            {"page": [_("Pages run from 1 to %(last)s.") % {"last": last}]}
+        ) from None
     return page, {"count": paginator.count, "page": page.number, "pages": paginator.num_pages}
 
 

@@ -9,11 +9,17 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, RoundStatus, Table
-from games.tables.gaming_day import gaming_day_bounds, gaming_day_of
+from games.tables.gaming_day import (
+    FIRST_GAMING_DAY,
+    LAST_GAMING_DAY,
+    gaming_day_bounds,
+    gaming_day_of,
+)
 from payouts.models import AccountKind, Currency
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"})
@@ -21,9 +27,15 @@ DATE_INPUT = forms.DateInput(attrs={"type": "date"})
 LONGEST_REPORT_DAYS = 366
 
 
+class GamingDayField(forms.DateField):
+    """A gaming day the calendar holds from its start to its end (9999-12-31 has no end)."""
+
+    default_validators = [MinValueValidator(FIRST_GAMING_DAY), MaxValueValidator(LAST_GAMING_DAY)]
+
+
 class RoundReviewForm(forms.Form):
-    date_from = forms.DateField(label=_("From gaming day"), required=False, widget=DATE_INPUT)
-    date_to = forms.DateField(label=_("To gaming day"), required=False, widget=DATE_INPUT)
+    date_from = GamingDayField(label=_("From gaming day"), required=False, widget=DATE_INPUT)
+    date_to = GamingDayField(label=_("To gaming day"), required=False, widget=DATE_INPUT)
     game = forms.ChoiceField(
         label=_("Game"), required=False, choices=[("", _("every game")), *Game.choices]
     )
@@ -87,8 +99,8 @@ def current_gaming_day() -> date:
 
 
 class GamingDayForm(forms.Form):
-    date = forms.DateField(label=_("Gaming day"), required=False, widget=DATE_INPUT)
-    to = forms.DateField(label=_("To gaming day"), required=False, widget=DATE_INPUT)
+    date = GamingDayField(label=_("Gaming day"), required=False, widget=DATE_INPUT)
+    to = GamingDayField(label=_("To gaming day"), required=False, widget=DATE_INPUT)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -115,7 +127,7 @@ class GamingDayForm(forms.Form):
 
 
 class LedgerAsOfForm(forms.Form):
-    as_of = forms.DateField(
+    as_of = GamingDayField(
         label=_("Balances as of the end of gaming day"), required=False, widget=DATE_INPUT
     )
     currency = forms.ChoiceField(

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.forms.models import fields_for_model
 from django.utils.translation import gettext_lazy as _
 
+from casino.whole_numbers import whole_number
 from games.engine.hands import CATEGORIES
 from games.models import BoxSettlement, Game, Table, TableLimits, TableStatus
 from games.tables.hand_names import CATEGORY_NAMES
@@ -176,14 +177,15 @@ class PaytableVersionForm(forms.Form):
         text = self.cleaned_data.get(category, "").strip()
         if not text:
             return None
-        numerator, _colon, denominator = text.partition(":")
-        if not (numerator.isdigit() and (denominator or "1").isdigit()):
+        numerator_text, _colon, denominator_text = text.partition(":")
+        numerator, denominator = whole_number(numerator_text), whole_number(denominator_text or "1")
+        if numerator is None or denominator is None:
             raise forms.ValidationError(
                 _("%(odds)s: odds are written like 5:1 or 3:2 (JD-14).") % {"odds": repr(text)}
             )
-        if int(numerator) == 0 or int(denominator or "1") == 0:
+        if numerator == 0 or denominator == 0:
             raise forms.ValidationError(_("Odds must be above zero (JD-14)."))
-        return Fraction(int(numerator), int(denominator or "1"))
+        return Fraction(numerator, denominator)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -42,6 +42,7 @@ from games.staff.pit_serializers import (
     RtpRunSerializer,
     RtpRunStartSerializer,
     StaffTableSerializer,
+    StatusChangeSerializer,
     limits_serializer,
 )
 from games.staff.table_page import next_step
@@ -93,12 +94,16 @@ VOIDS = StaffAccess(("games.view_round",), ("games.void_round",))
 
 
 class PitRefused(Refused):
-    """A service's refusal with the status and stable code of what it refuses."""
+    """A service's refusal with the status and stable code of what it refuses: the service's
+    own code where it names one (``players_seated``), else the code of the field refused."""
 
-    def __init__(self, errors: dict[str, str]) -> None:
+    def __init__(self, errors: dict[str, str], refused: Exception | None = None) -> None:
         super().__init__("; ".join(errors.values()))
         self.errors = errors
-        self.status, self.code = self._kind(errors)
+        if isinstance(refused, ChangeRefused) and refused.code != ChangeRefused.code:
+            self.status, self.code = refused.status, refused.code
+        else:
+            self.status, self.code = self._kind(errors)
 
     @staticmethod
     def _kind(errors: dict[str, str]) -> tuple[int, str]:
@@ -117,7 +122,7 @@ class PitRefused(Refused):
 
 
 def _refused(refused: ChangeRefused | rtp_lab.RtpRefused) -> PitRefused:
-    return PitRefused({field: str(message) for field, message in refused.errors.items()})
+    return PitRefused({field: str(m) for field, m in refused.errors.items()}, refused)
 
 
 def _valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
@@ -171,23 +176,29 @@ class TableDetail(APIView):
 
 
 class TableStatusChange(APIView):
-    """Open (``open/``) or close (``close/``) a table, with a reason kept in its history."""
+    """Open (``open/``) or close (``close/``) a table, with a reason kept in its history; a
+    peer table with players seated closes only after the hand in play (``cash_out_seated``),
+    else 409 ``players_seated``."""
 
     permission_classes = (IsAuthenticated, TABLE_STATUS)
     to_status = TableStatus.OPEN
 
     @extend_schema(
-        request=ReasonSerializer,
+        request=StatusChangeSerializer,
         responses={200: StaffTableSerializer, 400: REFUSAL, 409: REFUSAL},
         parameters=[IDEMPOTENCY],
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
-        reason = _valid(ReasonSerializer, request.data)["reason"]
+        change = _valid(StatusChangeSerializer, request.data)
         try:
             table = table_services.set_table_status(
-                table, status=self.to_status, by=acting_user(request), reason=reason
+                table,
+                status=self.to_status,
+                by=acting_user(request),
+                reason=change["reason"],
+                cash_out_seated=change["cash_out_seated"],
             )
         except ChangeRefused as refused:
             raise _refused(refused) from None

@@ -31,6 +31,13 @@ class ReasonSerializer(serializers.Serializer[None]):
     reason = serializers.CharField(max_length=500, help_text=_("Why (kept in the history)."))
 
 
+class StatusChangeSerializer(ReasonSerializer):
+    # Closing a peer table with players seated: after the hand in play, cash them all out.
+    cash_out_seated = serializers.BooleanField(
+        default=False, help_text=_("after this hand: cash out the seated players")
+    )
+
+
 class NewTableSerializer(serializers.Serializer[None]):
     name = serializers.CharField(max_length=Table._meta.get_field("name").max_length)  # type: ignore[arg-type]
     game = serializers.ChoiceField(choices=Game.choices)

@@ -44,6 +44,10 @@ from games.tables.table_game import ExpectedReturn, game_of
 from payouts.models import CENT, AccountKind
 
 ZERO = Decimal("0.00")
+# A gaming day ends on the next calendar day and, in a zone away from UTC, begins or ends on
+# another UTC day: the calendar's first and last days have no gaming day that fits in it.
+FIRST_GAMING_DAY = date.min + timedelta(days=1)
+LAST_GAMING_DAY = date.max - timedelta(days=1)
 _Z95 = NormalDist().inv_cdf(0.975)
 
 

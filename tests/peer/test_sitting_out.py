@@ -315,3 +315,28 @@ def test_back_after_the_time_sat_out_finds_the_seat_cashed_out(players, three_at
     sitting.refresh_from_db()
     assert sitting.status == SeatStatus.LEFT
     assert balance(cal) == wallet + chips
+
+
+def test_back_in_the_moment_after_the_time_sat_out_never_cancels_the_cash_out(
+    players, three_at_stud
+):
+    """The request's catch-up found nothing due, and the time sat out ran out before "I'm
+    back" locked the table: the service itself refuses, and the cash-out still comes."""
+    cal = players[2]
+    table = three_at_stud
+    play_hand(stud, stud_engine, table, absent=[cal])
+    play_hand(stud, stud_engine, table, absent=[cal])
+    sitting = seat_of(table, cal)
+    due_at, chips, wallet = sitting.cash_out_at, sitting.chips, balance(cal)
+    assert due_at is not None
+    later = due_at + timedelta(seconds=1)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        with pytest.raises(RoundRefused) as refused:
+            stud.come_back(player=cal, table=table)
+        assert refused.value.status == 409
+        sitting.refresh_from_db()
+        assert (sitting.cash_out_at, sitting.status) == (due_at, SeatStatus.SEATED)
+        sweep_overdue_rounds()
+    sitting.refresh_from_db()
+    assert sitting.status == SeatStatus.LEFT
+    assert balance(cal) == wallet + chips

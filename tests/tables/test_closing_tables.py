@@ -207,3 +207,30 @@ def test_a_change_of_status_needs_a_reason(stud_table, pit, reason):
     assert "reason" in refused.value.errors
     stud_table.refresh_from_db()
     assert stud_table.status == TableStatus.OPEN
+
+
+def test_the_staff_api_closes_a_table_with_players_seated_only_after_this_hand(
+    players, hand_in_play, stud_table, pit
+):
+    """An integrator closing through the staff API reads the refusal's own code and the
+    seated players, and can close after this hand as the page does."""
+    staff = api_client(pit)
+    url = f"/api/v1/staff/tables/{stud_table.pk}/close/"
+    refused = staff.post(url, {"reason": CLOSE_REASON}, format="json", HTTP_IDEMPOTENCY_KEY="c1")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "players_seated"
+    assert "seat 2: ben" in refused.json()["errors"]["status"][0]
+    stud_table.refresh_from_db()
+    assert stud_table.status == TableStatus.OPEN
+    closed = staff.post(
+        url,
+        {"reason": CLOSE_REASON, "cash_out_seated": True},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="c2",
+    )
+    assert closed.status_code == 200, closed.content
+    assert closed.json()["status"] == "closed"
+    assert running(stud_table).pk == hand_in_play.pk  # the hand in play goes on
+    play_passively(stud_table)
+    assert not Seat.objects.filter(table=stud_table).exclude(status=SeatStatus.LEFT).exists()
+    call_command("ledger_check", verbosity=0)

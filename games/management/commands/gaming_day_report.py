@@ -33,6 +33,12 @@ class Command(BaseCommand):
 
 def _day(text: str, option: str) -> date:
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise CommandError(f"--{option} {text!r} is not a date YYYY-MM-DD.") from None
+    if not gaming_day.FIRST_GAMING_DAY <= day <= gaming_day.LAST_GAMING_DAY:
+        raise CommandError(
+            f"--{option} {day} is no gaming day: from {gaming_day.FIRST_GAMING_DAY} "
+            f"to {gaming_day.LAST_GAMING_DAY}."
+        )
+    return day

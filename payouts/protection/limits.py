@@ -59,8 +59,9 @@ MONEY_KINDS = (*DEPOSIT_PERIODS, *LOSS_PERIODS, LimitKind.MAX_STAKE)
 LOSS_TRANSACTIONS = (TransactionKind.STAKE, TransactionKind.SETTLEMENT, TransactionKind.CORRECTION)
 # At this share of a limit the player is told (RTS 12).
 NEAR_SHARE = Decimal("0.8")
-# The longest session time limit: a gaming day.
+# The longest session time limit: a gaming day; the largest money limit, what the ledger holds.
 MAX_SESSION_MINUTES = 24 * 60
+LARGEST = largest_amount(PlayerLimit, "value")
 
 
 def cooling_off() -> timedelta:
@@ -105,7 +106,7 @@ def checked_value(kind: str, value: Decimal | None) -> Decimal | None:
     ledger holds, the session time in whole minutes of one gaming day at most."""
     if value is None:
         return None
-    largest = Decimal(MAX_SESSION_MINUTES) if kind == LimitKind.SESSION_TIME else _LARGEST
+    largest = Decimal(MAX_SESSION_MINUTES) if kind == LimitKind.SESSION_TIME else LARGEST
     if not value.is_finite() or value < 0 or value > largest:
         raise LimitRequestRefused(
             _("A limit is from 0 to %(largest)s.") % {"largest": largest},
@@ -122,9 +123,6 @@ def checked_value(kind: str, value: Decimal | None) -> Decimal | None:
             code="invalid",
         )
     return value.quantize(unit)
-
-
-_LARGEST = largest_amount(PlayerLimit, "value")
 
 
 def wallet_currencies(player: User) -> list[str]:

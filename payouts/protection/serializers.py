@@ -9,7 +9,6 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from payouts.models import Currency
-from payouts.protection.limits import LimitState
 from payouts.protection.models import LimitKind
 from payouts.serializers import AmountField
 
@@ -39,14 +38,18 @@ class LimitRequestSerializer(serializers.Serializer[None]):
 
 
 class LimitsRequestSerializer(serializers.Serializer[None]):
-    limits = LimitRequestSerializer(
-        many=True, allow_empty=False, max_length=len(LimitKind.values) * len(Currency.values)
+    limits = serializers.ListField(
+        child=LimitRequestSerializer(),
+        allow_empty=False,
+        max_length=len(LimitKind.values) * len(Currency.values),
     )
 
 
-class LimitSerializer(serializers.Serializer[LimitState]):
+class LimitSerializer(serializers.Serializer[Any]):
+    """A ``LimitState``, or a list of them."""
+
     kind = serializers.ChoiceField(choices=LimitKind.choices)
-    label = serializers.CharField(help_text="the limit in words, in your language")
+    name = serializers.CharField(source="label", help_text="the limit in words, in your language")
     currency = serializers.CharField(help_text='"" for the session time limit')
     value = serializers.DecimalField(
         max_digits=14, decimal_places=2, allow_null=True, help_text="in force now; null: none"

@@ -9,11 +9,12 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from payouts.protection import limits as protection
 from payouts.protection.models import LimitChange, PlayerLimit
 from payouts.services import deposit
 from tests.fixtures.clock import clock_at
 from tests.fixtures.refusals import refused
-from tests.fixtures.users import api_client
+from tests.fixtures.users import api_client, logged_in
 
 D = Decimal
 URL = "/api/v1/me/limits/"
@@ -198,3 +199,37 @@ def test_a_cage_deposit_over_the_limit_is_refused_over_the_api(funded_player, pi
     body = refused(answer, "amount", status=409)
     assert (body["code"], body["limit"]["kind"]) == ("deposit_limit", "deposit_week")
     deposit(player=funded_player, currency="USD", amount=D("50.00"), reason="cash", by=pit)
+
+
+def test_the_api_keeps_a_stake_within_the_limits_set_on_the_page(funded_player, joker_table):
+    page = logged_in(funded_player)
+    form = {"max_stake-USD": "0.90", "loss_day-USD": ""}
+    assert page.post("/play/limits/", form).status_code == 302
+    assert limits_in_force(funded_player)["max_stake"] == D("0.90")
+    shown = page.get("/play/limits/").content.decode()
+    assert "0.90" in shown
+    # A raise on the page waits out the cooling-off, and the page says until when.
+    assert page.post("/play/limits/", {"max_stake-USD": "5.00"}).status_code == 302
+    assert limits_in_force(funded_player)["max_stake"] == D("0.90")
+    assert "applies at" in page.get("/play/limits/").content.decode()
+    # Bad input comes back next to the field and changes nothing.
+    answer = page.post("/play/limits/", {"max_stake-USD": "-1", "loss_day-USD": "10"})
+    assert answer.status_code == 200
+    assert "max_stake-USD" in answer.content.decode()
+    assert limits_in_force(funded_player)["loss_day"] is None
+
+
+def test_staff_get_no_limits_form(pit):
+    answer = logged_in(pit).get("/play/limits/")
+    assert answer.status_code == 200
+    assert b'name="max_stake-USD"' not in answer.content
+    logged_in(pit).post("/play/limits/", {"max_stake-USD": "1.00"})
+    assert not PlayerLimit.objects.exists()
+
+
+def limits_in_force(player) -> dict[str, Decimal | None]:
+    return {
+        state.kind: state.value
+        for state in protection.limits_of(player)
+        if state.currency in ("USD", "")
+    }

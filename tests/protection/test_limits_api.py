@@ -233,3 +233,25 @@ def limits_in_force(player) -> dict[str, Decimal | None]:
         for state in protection.limits_of(player)
         if state.currency in ("USD", "")
     }
+
+
+def test_the_lobby_and_the_tables_tell_the_player_near_a_limit(funded_player, joker_table):
+    page = logged_in(funded_player)
+    assert b'data-testid="limits-notice"' not in page.get("/play/").content
+    # The funding deposit of 100.00 is 80% of 125.00: near.
+    protection.set_limit(
+        player=funded_player, kind="deposit_day", currency="USD", value=D("125.00")
+    )
+    for url in ("/play/", f"/play/joker-draw/{joker_table.pk}/", "/play/limits/"):
+        shown = page.get(url).content.decode()
+        assert 'data-testid="limits-notice"' in shown, url
+        assert "80% of your deposit limit per day" in shown, url
+    protection.set_limit(player=funded_player, kind="loss_day", currency="USD", value=D("1.00"))
+    assert "loss limit per day" not in page.get("/play/").content.decode()
+
+
+def test_the_notice_costs_one_query_for_a_player_without_limits(
+    funded_player, django_assert_num_queries
+):
+    with django_assert_num_queries(1):
+        assert protection.near_limits(funded_player) == []

@@ -255,3 +255,20 @@ def test_the_notice_costs_one_query_for_a_player_without_limits(
 ):
     with django_assert_num_queries(1):
         assert protection.near_limits(funded_player) == []
+
+
+def test_the_admin_shows_limits_and_their_history_to_read_only(funded_player, auditor, admin_user):
+    protection.set_limit(player=funded_player, kind="loss_day", currency="USD", value=D("9.00"))
+    row = PlayerLimit.objects.get()
+    for user in (auditor, admin_user):
+        page = logged_in(user)
+        assert page.get("/admin/protection/playerlimit/").status_code == 200
+        shown = page.get(f"/admin/protection/playerlimit/{row.pk}/change/")
+        assert shown.status_code == 200
+        assert b"9.00" in shown.content
+        assert page.get("/admin/protection/playerlimit/add/").status_code == 403
+        page.post(f"/admin/protection/playerlimit/{row.pk}/delete/", {"post": "yes"})
+        page.post(f"/admin/protection/playerlimit/{row.pk}/change/", {"value": "1000.00"})
+    row.refresh_from_db()
+    assert row.value == D("9.00")
+    assert logged_in(funded_player).get("/admin/protection/playerlimit/").status_code == 302

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from payouts import services
 from payouts.protection import limits as protection
 from payouts.protection.models import LimitChange, PlayerLimit
 from payouts.services import deposit
@@ -272,3 +273,29 @@ def test_the_admin_shows_limits_and_their_history_to_read_only(funded_player, au
     row.refresh_from_db()
     assert row.value == D("9.00")
     assert logged_in(funded_player).get("/admin/protection/playerlimit/").status_code == 302
+
+
+def test_the_admin_cage_shows_a_deposit_limit_and_a_resubmitted_form_posts_once(pit, player):
+    services.wallet(player, "USD")
+    protection.set_limit(player=player, kind="deposit_day", currency="USD", value=D("20.00"))
+    client = logged_in(pit)
+    form = {
+        "player": player.pk,
+        "currency": "USD",
+        "amount": "20.00",
+        "reason": "cash",
+        "idempotency_key": "form-1",
+    }
+    first = client.post("/admin/payouts/ledgertransaction/deposit/", form)
+    # Submitted twice: the second is answered by the first, not refused for the limit.
+    assert (
+        client.post("/admin/payouts/ledgertransaction/deposit/", form)["Location"]
+        == first["Location"]
+    )
+    over = client.post(
+        "/admin/payouts/ledgertransaction/deposit/",
+        {**form, "amount": "0.01", "idempotency_key": "form-2"},
+    )
+    assert over.status_code == 200
+    assert "deposit limit per day" in over.content.decode()
+    assert services.wallet(player, "USD").balance == D("20.00")

@@ -12,6 +12,7 @@ import pytest
 from django.db import ProgrammingError, transaction
 from django.utils import timezone
 
+from games.drawmaha.tasks import DRAWMAHA
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.stud.tasks import STUD
@@ -19,6 +20,7 @@ from payouts.protection import limits
 from payouts.protection.limits import LimitReached
 from payouts.protection.models import LimitChange, LimitKind, PlayerLimit
 from payouts.services import deposit, withdraw
+from tests.fixtures import drawmaha
 from tests.fixtures.clock import clock_at
 from tests.fixtures.joker_draw import lost_round
 from tests.fixtures.refusals import snapshot
@@ -232,6 +234,22 @@ def test_the_month_starts_on_the_first_gaming_day_in_the_casinos_time_zone(
     assert limits.resets_at(LimitKind.LOSS_MONTH, december) == datetime(
         2027, 1, 1, 6, 0, tzinfo=ZoneInfo("Europe/Stockholm")
     )
+
+
+def test_a_drawmaha_raise_over_the_maximum_stake_is_refused(players, drawmaha_table, settings):
+    drawmaha.seat_everyone(drawmaha_table, players[:2], settings)
+    acting = drawmaha.to_act(drawmaha_table)
+    set_limit(acting.player, LimitKind.MAX_STAKE, "5.00")
+    refusal = refused_with(
+        "max_stake",
+        DRAWMAHA.act,
+        player=acting.player,
+        table=drawmaha_table,
+        action="raise",
+        amount=D("6.00"),
+    )
+    assert "6.00" in refusal.message
+    DRAWMAHA.act(player=acting.player, table=drawmaha_table, action="call")
 
 
 # The cooling-off -------------------------------------------------------------------------------

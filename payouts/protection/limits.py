@@ -431,13 +431,15 @@ def _over_period(
     field: str,
     code: str,
 ) -> None:
-    binding = [row for row in rows if row.in_force(now) is not None]
+    order = list(LimitKind.values)  # the shortest period first: it resets first
+    binding = sorted(
+        ((row, value) for row in rows if (value := row.in_force(now)) is not None),
+        key=lambda pair: order.index(pair[0].kind),
+    )
     if not binding:
         return
     spent = counted(player.pk, currency, now)
-    for row in sorted(binding, key=lambda row: list(LimitKind.values).index(row.kind)):
-        value = row.in_force(now)
-        assert value is not None  # noqa: S101 (binding above)
+    for row, value in binding:
         if spent[row.kind] + amount <= value:
             continue
         state = _state(row, row.kind, currency, spent, now)

@@ -69,7 +69,10 @@ def cooling_off() -> timedelta:
 
 
 def period_of(kind: str) -> Period | None:
-    return DEPOSIT_PERIODS.get(kind) or LOSS_PERIODS.get(kind)  # type: ignore[call-overload]
+    return _PERIODS.get(kind)
+
+
+_PERIODS: dict[str, Period] = {**DEPOSIT_PERIODS, **LOSS_PERIODS}
 
 
 def resets_at(kind: str, at: datetime) -> datetime | None:

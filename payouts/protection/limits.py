@@ -44,12 +44,12 @@ from payouts.protection.models import LimitChange, LimitKind, PlayerLimit
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-DEPOSIT_PERIODS = {
+DEPOSIT_PERIODS: dict[str, Period] = {
     LimitKind.DEPOSIT_DAY: Period.DAY,
     LimitKind.DEPOSIT_WEEK: Period.WEEK,
     LimitKind.DEPOSIT_MONTH: Period.MONTH,
 }
-LOSS_PERIODS = {
+LOSS_PERIODS: dict[str, Period] = {
     LimitKind.LOSS_DAY: Period.DAY,
     LimitKind.LOSS_WEEK: Period.WEEK,
     LimitKind.LOSS_MONTH: Period.MONTH,

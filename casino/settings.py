@@ -182,6 +182,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TableStatusEnum": "games.models.TableStatus",
         "ChangeStatusEnum": "payouts.models.ChangeStatus",
+        "LimitKindEnum": "payouts.protection.models.LimitKind",
     },
 }
 
@@ -241,6 +242,9 @@ RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
 GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
+
+# Player protection: a limit a player raises or removes applies only after this many hours.
+PROTECTION_COOLING_OFF_HOURS = env.int("PROTECTION_COOLING_OFF_HOURS", default=24)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)

@@ -13,13 +13,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, RoundStatus, Table
-from games.tables.gaming_day import (
+from casino.gaming_day import (
     FIRST_GAMING_DAY,
     LAST_GAMING_DAY,
     gaming_day_bounds,
     gaming_day_of,
 )
+from games.models import Game, RoundStatus, Table
 from payouts.models import AccountKind, Currency
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"})

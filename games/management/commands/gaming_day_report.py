@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.csv_export import csv_lines
+from casino.gaming_day import FIRST_GAMING_DAY, LAST_GAMING_DAY
 from games.tables import gaming_day
 
 
@@ -36,9 +37,8 @@ def _day(text: str, option: str) -> date:
         day = date.fromisoformat(text)
     except ValueError:
         raise CommandError(f"--{option} {text!r} is not a date YYYY-MM-DD.") from None
-    if not gaming_day.FIRST_GAMING_DAY <= day <= gaming_day.LAST_GAMING_DAY:
+    if not FIRST_GAMING_DAY <= day <= LAST_GAMING_DAY:
         raise CommandError(
-            f"--{option} {day} is no gaming day: from {gaming_day.FIRST_GAMING_DAY} "
-            f"to {gaming_day.LAST_GAMING_DAY}."
+            f"--{option} {day} is no gaming day: from {FIRST_GAMING_DAY} to {LAST_GAMING_DAY}."
         )
     return day

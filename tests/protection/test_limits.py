@@ -299,3 +299,15 @@ def test_the_history_of_a_limit_cannot_be_changed(player, pit):
     with pytest.raises(ProgrammingError, match="Cannot update or delete"), transaction.atomic():
         LimitChange.objects.all().delete()
     assert LimitChange.objects.get().new_value == D("10.00")
+
+
+def test_the_session_time_limit_is_kept_in_minutes_for_the_play_sessions(player):
+    assert limits.session_minutes(player) is None
+    limits.set_limit(player=player, kind=LimitKind.SESSION_TIME, currency="USD", value=D("90"))
+    assert limits.session_minutes(player) == 90
+    # Longer waits out the cooling-off; shorter applies at once.
+    limits.set_limit(player=player, kind=LimitKind.SESSION_TIME, currency="", value=D("120"))
+    assert limits.session_minutes(player) == 90
+    assert limits.session_minutes(player, timezone.now() + timedelta(hours=24, minutes=1)) == 120
+    limits.set_limit(player=player, kind=LimitKind.SESSION_TIME, currency="", value=D("30"))
+    assert limits.session_minutes(player, timezone.now() + timedelta(days=2)) == 30

@@ -242,6 +242,10 @@ GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
 GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
 
+# Player protection: a play session ends once the player has staked nothing for this long; the
+# next stake starts a new one (and its reality checks count from there).
+PLAY_SESSION_BREAK_MINUTES = env.int("PLAY_SESSION_BREAK_MINUTES", default=30)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)

@@ -26,6 +26,10 @@ class Refused(Exception):
     def messages(self) -> dict[str, list[str]]:
         raise NotImplementedError
 
+    def extra(self) -> dict[str, Any]:
+        """Fields the body carries beside detail, code and errors (e.g. until when)."""
+        return {}
+
 
 def _first_message(errors: Any) -> str:
     if isinstance(errors, dict):
@@ -47,6 +51,7 @@ def _first_code(codes: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    extra = exc.extra() if isinstance(exc, Refused) else {}
     if isinstance(exc, Refused):
         exc = _refusal(exc.status, exc.messages(), exc.code)
     response = drf_exception_handler(exc, context)
@@ -62,6 +67,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "detail": _first_message(errors),
             "code": _first_code(exc.get_codes()),
             "errors": errors,
+            **extra,
         }
     return response
 

@@ -246,6 +246,9 @@ GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
 # next stake starts a new one (and its reality checks count from there).
 PLAY_SESSION_BREAK_MINUTES = env.int("PLAY_SESSION_BREAK_MINUTES", default=30)
 
+# Player protection: a limit a player raises or removes applies only after this many hours.
+PROTECTION_COOLING_OFF_HOURS = env.int("PROTECTION_COOLING_OFF_HOURS", default=24)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)

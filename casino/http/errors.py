@@ -27,7 +27,8 @@ class Refused(Exception):
         raise NotImplementedError
 
     def extra(self) -> dict[str, Any]:
-        """Fields the body carries beside detail, code and errors (e.g. until when)."""
+        """Fields the body carries beside ``detail``, ``code`` and ``errors`` (when a limit
+        resets, until when a player is excluded, ...)."""
         return {}
 
 
@@ -51,8 +52,9 @@ def _first_code(codes: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    extra = exc.extra() if isinstance(exc, Refused) else {}
+    extra: dict[str, Any] = {}
     if isinstance(exc, Refused):
+        extra = exc.extra()
         exc = _refusal(exc.status, exc.messages(), exc.code)
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -25,19 +25,34 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import (
+    Case,
+    DateTimeField,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
 from casino.http.errors import Refused
-from payouts.models import AccountKind, LedgerEntry, TransactionKind
+from payouts.models import AccountKind, LedgerEntry
+from payouts.protection.limits import LOSS_TRANSACTIONS
 from payouts.protection.models import (
     REALITY_CHECK_CHOICES,
     REALITY_CHECK_DEFAULT_MINUTES,
     Exclusion,
     ExclusionKind,
+    LimitKind,
+    PlayerLimit,
     PlaySession,
     RealityCheck,
 )
@@ -68,9 +83,6 @@ class ConductRefused(Refused):
 
 
 # Sessions -----------------------------------------------------------------------------------------
-
-# The kinds of transaction whose wallet postings are play, as a loss limit counts them.
-PLAY_KINDS = (TransactionKind.STAKE, TransactionKind.SETTLEMENT, TransactionKind.CORRECTION)
 
 # What the player holds at peer tables now, by currency: the games register it (payouts knows
 # no game), as they register their sub-ledger checks.
@@ -153,11 +165,8 @@ def net_result(player_id: int, *, since: datetime) -> dict[str, Decimal]:
             transaction__created_at__gte=since,
         )
         .filter(
-            Q(transaction__kind__in=PLAY_KINDS)
-            | Q(
-                transaction__kind=TransactionKind.REVERSAL,
-                transaction__reverses__kind__in=PLAY_KINDS,
-            )
+            Q(transaction__kind__in=LOSS_TRANSACTIONS)
+            | Q(transaction__reverses__kind__in=LOSS_TRANSACTIONS)
         )
         .values("currency")
         .annotate(total=Sum("amount"))
@@ -172,7 +181,8 @@ def net_result(player_id: int, *, since: datetime) -> dict[str, Decimal]:
 
 
 # One statement per stake (the hot path): the player's session goes on, or a new one begins
-# (with its first reality check one interval away), and the exclusion in force comes back. A
+# (with its first reality check one interval away), and the exclusion in force and the session
+# time limit come back. A
 # refusal rolls the caller's transaction back, and the stake is not recorded either.
 _RECORD_STAKES = """
 WITH stake AS (
@@ -190,12 +200,15 @@ WITH stake AS (
         last_stake_at = %(now)s
     RETURNING s.player_id, s.started_at, s.reality_check_due_at
 )
-SELECT stake.player_id, stake.started_at, stake.reality_check_due_at, x.kind, x.until
+SELECT stake.player_id, stake.started_at, stake.reality_check_due_at, x.kind, x.until,
+       l.value, l.pending_value, l.applies_at
 FROM stake LEFT JOIN LATERAL (
     SELECT e.kind, e.until FROM protection_exclusion e
     WHERE e.player_id = stake.player_id AND e.starts_at <= %(now)s AND e.until > %(now)s
     ORDER BY e.until DESC LIMIT 1
 ) x ON true
+LEFT JOIN protection_playerlimit l
+    ON l.player_id = stake.player_id AND l.kind = %(session_time)s AND l.currency = ''
 """
 
 
@@ -208,6 +221,7 @@ class Stake:
     reality_check_due_at: datetime
     exclusion: str | None
     until: datetime | None
+    session_limit: PlayerLimit | None
 
 
 def record_stakes(player_ids: Collection[int], now: datetime) -> list[Stake]:
@@ -220,15 +234,29 @@ def record_stakes(player_ids: Collection[int], now: datetime) -> list[Stake]:
                 "now": now,
                 "session_over": now - break_between_sessions(),
                 "every": REALITY_CHECK_DEFAULT_MINUTES,
+                "session_time": LimitKind.SESSION_TIME.value,
             },
         )
-        return [Stake(*row) for row in cursor.fetchall()]
+        return [
+            Stake(player_id, started_at, due_at, exclusion, until, _limit(value, pending, applies))
+            for player_id, started_at, due_at, exclusion, until, value, pending, applies in (
+                cursor.fetchall()
+            )
+        ]
+
+
+def _limit(
+    value: Decimal | None, pending: Decimal | None, applies_at: datetime | None
+) -> PlayerLimit | None:
+    if value is None and applies_at is None:
+        return None
+    return PlayerLimit(value=value, pending_value=pending, applies_at=applies_at)
 
 
 # The gate's checks -------------------------------------------------------------------------------
 
 
-def check_stake(*, player: User, starts_play: bool, session_limit_minutes: int | None) -> None:
+def check_stake(*, player: User, starts_play: bool) -> None:
     """Refuse a stake the player's own decisions forbid, in the gate's order: a time-out or
     self-exclusion (a new round, buy-in, rebuy or deal only: a round in play may be finished),
     then a reality check due (every stake), then the session time limit (``starts_play``)."""
@@ -249,9 +277,10 @@ def check_stake(*, player: User, starts_play: bool, session_limit_minutes: int |
             field="reality_check",
             extra={"session": session.as_json()},
         )
-    if starts_play and session_limit_minutes is not None:
-        minutes = int((now - stake.started_at).total_seconds() // 60)
-        if minutes >= session_limit_minutes:
+    session_limit = stake.session_limit.in_force(now) if stake.session_limit else None
+    if starts_play and session_limit is not None:
+        session_limit_minutes = int(session_limit)
+        if now - stake.started_at >= timedelta(minutes=session_limit_minutes):
             raise ConductRefused(
                 _(
                     "Your session time limit of %(limit)s minutes is reached: take a break of "
@@ -298,12 +327,30 @@ def excluded_players(now: datetime | None = None) -> QuerySet[Exclusion, Any]:
 
 def barred_from_play(field: str, now: datetime | None = None) -> Q:
     """Whether the player named by ``field`` (e.g. "player_id") may not start play at ``now``:
-    a time-out or self-exclusion in force, or in a session whose reality check is due. A peer
-    table does not deal such a player into its next hand."""
+    a time-out or self-exclusion in force, or in a session whose reality check is due or that
+    reached the player's session time limit. A peer table does not deal them in."""
     now = now or timezone.now()
     in_session = PlaySession.objects.filter(last_stake_at__gt=now - break_between_sessions())
-    return Q(**{f"{field}__in": excluded_players(now)}) | Q(
-        **{f"{field}__in": in_session.filter(reality_check_due_at__lte=now).values("player_id")}
+    # The session time limit in force, in minutes (as ``PlayerLimit.in_force`` reads it).
+    limit = (
+        PlayerLimit.objects.filter(
+            player_id=OuterRef("player_id"), kind=LimitKind.SESSION_TIME, currency=""
+        )
+        .annotate(
+            minutes=Case(When(applies_at__lte=now, then=F("pending_value")), default=F("value"))
+        )
+        .values("minutes")[:1]
+    )
+    over_limit = in_session.annotate(limit=Subquery(limit)).filter(
+        limit__isnull=False,
+        started_at__lte=ExpressionWrapper(
+            Value(now) - F("limit") * Value(timedelta(minutes=1)), output_field=DateTimeField()
+        ),
+    )
+    return (
+        Q(**{f"{field}__in": excluded_players(now)})
+        | Q(**{f"{field}__in": in_session.filter(reality_check_due_at__lte=now).values("player")})
+        | Q(**{f"{field}__in": over_limit.values("player_id")})
     )
 
 

@@ -12,8 +12,8 @@ from django.db import ProgrammingError, connection, transaction
 from django.utils import timezone
 
 from payouts.models import TransactionKind
-from payouts.protection import conduct
-from payouts.protection.models import PlaySession, RealityCheck
+from payouts.protection import conduct, limits
+from payouts.protection.models import LimitKind, PlaySession, RealityCheck
 from payouts.services import Posting, house_account, post_transaction, wallet
 from tests.fixtures.clock import clock_at
 from tests.fixtures.users import api_client
@@ -22,8 +22,8 @@ D = Decimal
 REALITY_CHECK = "/api/v1/me/reality-check/"
 
 
-def stake(player, *, starts_play=True, limit=None):
-    conduct.check_stake(player=player, starts_play=starts_play, session_limit_minutes=limit)
+def stake(player, *, starts_play=True):
+    conduct.check_stake(player=player, starts_play=starts_play)
 
 
 def play_for(player, start, minutes):
@@ -186,12 +186,16 @@ def test_staff_have_no_reality_checks(pit, auditor):
 
 def test_the_session_limit_refuses_new_play_once_reached(player, start):
     with clock_at(start):
-        stake(player, limit=30)
+        limits.set_limit(player=player, kind=LimitKind.SESSION_TIME, currency="", value=D(30))
+        stake(player)
     with clock_at(start + timedelta(minutes=29)):
-        stake(player, limit=30)
+        stake(player)
     with clock_at(start + timedelta(minutes=30)):
-        stake(player, starts_play=False, limit=30)  # a round in play is finished
-        refused = refusal(player, limit=30)
+        stake(player, starts_play=False)  # a round in play is finished
+        refused = refusal(player)
     assert (refused.code, refused.status) == ("session_time_limit", 409)
     assert refused.extra()["limit"] == {"kind": "session_time", "minutes": 30}
-    assert PlaySession.objects.get(player=player).started_at == start
+    # After a break a new session begins, and play goes on.
+    with clock_at(start + timedelta(minutes=60)):
+        stake(player)
+    assert PlaySession.objects.get(player=player).started_at == start + timedelta(minutes=60)

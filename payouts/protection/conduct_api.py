@@ -26,8 +26,9 @@ def parse_until(value: str) -> datetime:
     that day is over in the casino's time zone."""
     zone = ZoneInfo(settings.CASINO_TIME_ZONE)
     try:
-        moment = parse_datetime(value)
-        day = None if moment else parse_date(value)
+        # A date first: Python reads "2027-06-01" as a date-time at midnight too.
+        day = parse_date(value)
+        moment = None if day else parse_datetime(value)
     except ValueError:
         moment = day = None
     if moment is None and day is None:

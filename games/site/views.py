@@ -32,6 +32,7 @@ from games.tables import live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
+from payouts.protection import conduct
 
 
 def _limits_in_force(table: Table | None) -> TableLimits | None:
@@ -79,7 +80,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "play/lobby.html",
-        {"games": games, "wallets": money.wallets_of(acting_user(request))},
+        {
+            "games": games,
+            "wallets": money.wallets_of(acting_user(request)),
+            "on_break": conduct.exclusion_in_force(acting_user(request)),
+        },
     )
 
 
@@ -228,6 +233,7 @@ def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "table": table,
             "limits": limits,
+            "on_break": conduct.exclusion_in_force(acting_user(request)),
             "boxes": range(1, (limits.boxes_per_round or 1) + 1),
             "paytables": [
                 {
@@ -256,6 +262,7 @@ def peer_table(request: HttpRequest, game: str, pk: int) -> HttpResponse:
             "table": table,
             "limits": limits,
             "limits_shown": _limits_shown(table),
+            "on_break": conduct.exclusion_in_force(acting_user(request)),
             "game": game,
             "label": table.get_game_display(),
             # The player's own seat state (templates/play/_seat_status.html).

@@ -24,6 +24,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import (
     Case,
@@ -486,7 +487,7 @@ def take_exclusion(*, player: User, kind: str, until: datetime) -> tuple[Exclusi
         )
     with transaction.atomic():
         # One request at a time per player, so two cannot both pass the check below.
-        type(player).objects.select_for_update().filter(pk=player.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=player.pk).first()
         current = exclusion_in_force(player, now)
         if current is not None and current.kind == kind and current.until == until:
             return current, False

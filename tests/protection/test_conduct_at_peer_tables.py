@@ -136,9 +136,7 @@ def test_the_session_time_limit_keeps_the_seat_out_of_the_deal(players, stud_tab
     limits.set_limit(player=cal, kind=LimitKind.SESSION_TIME, currency="", value=D(30))
     seat_everyone(stud, stud_table, [ann, ben], settings, "STUD_HAND_PAUSE_SECONDS")
     stud.join(player=cal, table=stud_table, seat=3, buy_in=D("60.00"))
-    PlaySession.objects.filter(player=cal).update(
-        started_at=timezone.now() - timedelta(minutes=30)
-    )
+    PlaySession.objects.filter(player=cal).update(started_at=timezone.now() - timedelta(minutes=30))
     stud_play.play_passively(stud_table)
     assert dealt(running(stud_table)) == ["ann", "ben"]
     assert seat_of(stud_table, cal).status == SeatStatus.SEATED

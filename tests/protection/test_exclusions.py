@@ -38,7 +38,8 @@ def test_a_player_takes_a_time_out_and_reads_it(player):
     taken = take(client, "time_out", later(days=2))
     assert taken.status_code == 201
     (listed,) = client.get(EXCLUSIONS).json()
-    assert listed["kind"] == "time_out" and listed["in_force"] is True
+    assert listed["kind"] == "time_out"
+    assert listed["in_force"] is True
     assert listed["until"] == taken.json()["until"]
     assert conduct.exclusion_in_force(player).kind == "time_out"
 

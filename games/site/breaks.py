@@ -5,6 +5,7 @@ services decide; the page only asks."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -13,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from casino.frame import plays_at_tables
 from casino.http.permissions import acting_user
@@ -63,14 +64,15 @@ class ConfirmForm(forms.Form):
 
 
 class IntervalForm(forms.Form):
-    minutes = forms.TypedChoiceField(
-        label=gettext_lazy("A reality check every"),
-        coerce=int,
-        choices=[
-            (m, ngettext_lazy("%(minutes)d minute", "%(minutes)d minutes", m) % {"minutes": m})
+    minutes = forms.TypedChoiceField(label=gettext_lazy("A reality check every"), coerce=int)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Labelled per request, in its language.
+        cast(forms.TypedChoiceField, self.fields["minutes"]).choices = [
+            (m, ngettext("%(minutes)d minute", "%(minutes)d minutes", m) % {"minutes": m})
             for m in REALITY_CHECK_CHOICES
-        ],
-    )
+        ]
 
 
 @login_required

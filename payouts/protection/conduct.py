@@ -465,24 +465,25 @@ def take_exclusion(*, player: User, kind: str, until: datetime) -> tuple[Exclusi
     when = date_format(timezone.localtime(until), "DATETIME_FORMAT")
     if until <= now:
         raise _refused(_("%(until)s is in the past.") % {"until": when}, "exclusion_in_past")
+    time_out = kind == ExclusionKind.TIME_OUT
     if until < earliest - TRANSIT:
         raise _refused(
-            _("A %(kind)s lasts at least %(shortest)s: choose an end from %(earliest)s.")
-            % {
-                "kind": ExclusionKind(kind).label,
-                "shortest": _("24 hours") if kind == ExclusionKind.TIME_OUT else _("6 months"),
-                "earliest": date_format(timezone.localtime(earliest), "DATETIME_FORMAT"),
-            },
+            (
+                _("A time-out lasts at least 24 hours: choose an end from %(earliest)s.")
+                if time_out
+                else _("A self-exclusion lasts at least 6 months: choose an end from %(earliest)s.")
+            )
+            % {"earliest": date_format(timezone.localtime(earliest), "DATETIME_FORMAT")},
             "exclusion_too_short",
         )
     if until > latest:
         raise _refused(
-            _("A %(kind)s lasts at most %(longest)s: choose an end by %(latest)s.")
-            % {
-                "kind": ExclusionKind(kind).label,
-                "longest": _("6 weeks") if kind == ExclusionKind.TIME_OUT else _("5 years"),
-                "latest": date_format(timezone.localtime(latest), "DATETIME_FORMAT"),
-            },
+            (
+                _("A time-out lasts at most 6 weeks: choose an end by %(latest)s.")
+                if time_out
+                else _("A self-exclusion lasts at most 5 years: choose an end by %(latest)s.")
+            )
+            % {"latest": date_format(timezone.localtime(latest), "DATETIME_FORMAT")},
             "exclusion_too_long",
         )
     with transaction.atomic():
@@ -494,13 +495,10 @@ def take_exclusion(*, player: User, kind: str, until: datetime) -> tuple[Exclusi
         if current is not None and until < current.until:
             raise _refused(
                 _(
-                    "Your %(kind)s runs until %(until)s; it cannot be shortened. A new one "
-                    "must end later."
+                    "Your break runs until %(until)s and cannot be shortened: a new one must "
+                    "end later."
                 )
-                % {
-                    "kind": current.get_kind_display(),
-                    "until": date_format(timezone.localtime(current.until), "DATETIME_FORMAT"),
-                },
+                % {"until": date_format(timezone.localtime(current.until), "DATETIME_FORMAT")},
                 "exclusion_cannot_shorten",
             )
         return Exclusion.objects.create(player=player, kind=kind, starts_at=now, until=until), True

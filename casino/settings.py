@@ -182,6 +182,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TableStatusEnum": "games.models.TableStatus",
         "ChangeStatusEnum": "payouts.models.ChangeStatus",
+        "ExclusionKindEnum": "payouts.protection.models.ExclusionKind",
     },
 }
 

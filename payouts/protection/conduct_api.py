@@ -11,6 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -53,6 +54,27 @@ class RealityCheckChoice(serializers.Serializer[None]):
     minutes = serializers.ChoiceField(choices=REALITY_CHECK_CHOICES)
 
 
+class ExclusionOut(serializers.Serializer[None]):
+    """How an exclusion reads (the schema's description; ``exclusion_json`` writes it)."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=ExclusionKind.choices)
+    starts_at = serializers.DateTimeField()
+    until = serializers.DateTimeField()
+    in_force = serializers.BooleanField()
+
+
+class RealityCheckOut(serializers.Serializer[None]):
+    """The session and its reality check (the schema's description; ``reality_check_json``)."""
+
+    started_at = serializers.DateTimeField(allow_null=True)
+    minutes = serializers.IntegerField()
+    net_result = serializers.DictField(child=serializers.CharField())
+    due = serializers.BooleanField()
+    next_due_at = serializers.DateTimeField(allow_null=True)
+    reality_check_minutes = serializers.IntegerField()
+
+
 def exclusion_json(exclusion: Exclusion) -> dict[str, Any]:
     return {
         "id": exclusion.pk,
@@ -70,10 +92,12 @@ class Exclusions(APIView):
 
     permission_classes = PLAYERS_ONLY
 
+    @extend_schema(responses=ExclusionOut(many=True))
     def get(self, request: Request) -> Response:
         rows = selectors.exclusions_of(acting_user(request))
         return Response([exclusion_json(row) for row in rows])
 
+    @extend_schema(request=ExclusionRequest, responses={200: ExclusionOut, 201: ExclusionOut})
     def post(self, request: Request) -> Response:
         form = ExclusionRequest(data=request.data)
         form.is_valid(raise_exception=True)
@@ -108,14 +132,17 @@ class RealityCheckView(APIView):
 
     permission_classes = PLAYERS_ONLY
 
+    @extend_schema(responses=RealityCheckOut)
     def get(self, request: Request) -> Response:
         return Response(reality_check_json(acting_user(request)))
 
+    @extend_schema(request=None, responses=RealityCheckOut)
     def post(self, request: Request) -> Response:
         player = acting_user(request)
         conduct.acknowledge_reality_check(player=player)
         return Response(reality_check_json(player))
 
+    @extend_schema(request=RealityCheckChoice, responses=RealityCheckOut)
     def put(self, request: Request) -> Response:
         form = RealityCheckChoice(data=request.data)
         form.is_valid(raise_exception=True)

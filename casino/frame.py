@@ -43,6 +43,7 @@ PLAYER_MENU = (
     ("play:wallet", _("Wallet")),
     ("play:recall", _("Game recall")),
     ("play:limits", _("My limits")),
+    ("play:breaks", _("Breaks")),
 )
 
 

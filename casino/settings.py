@@ -183,6 +183,7 @@ SPECTACULAR_SETTINGS = {
         "TableStatusEnum": "games.models.TableStatus",
         "ChangeStatusEnum": "payouts.models.ChangeStatus",
         "LimitKindEnum": "payouts.protection.models.LimitKind",
+        "ExclusionKindEnum": "payouts.protection.models.ExclusionKind",
     },
 }
 
@@ -242,6 +243,10 @@ RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
 GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
+
+# Player protection: a play session ends once the player has staked nothing for this long; the
+# next stake starts a new one (and its reality checks count from there).
+PLAY_SESSION_BREAK_MINUTES = env.int("PLAY_SESSION_BREAK_MINUTES", default=30)
 
 # Player protection: a limit a player raises or removes applies only after this many hours.
 PROTECTION_COOLING_OFF_HOURS = env.int("PROTECTION_COOLING_OFF_HOURS", default=24)

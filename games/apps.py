@@ -31,3 +31,9 @@ class GamesConfig(AppConfig):
         from payouts.selectors import register_sub_ledger_checks
 
         register_sub_ledger_checks(sub_ledger_findings)
+
+        # A play session's net result counts the chips the player holds at peer tables.
+        from games.peer.selectors import chips_at_tables
+        from payouts.protection.conduct import register_chips_at_tables
+
+        register_chips_at_tables(chips_at_tables)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, cast
 
+from django.db.models import Sum
 from django.utils.translation import gettext
 
 from games.engine.drawmaha import DrawmahaState
@@ -36,6 +38,18 @@ def peer_table(table: Table) -> PeerTable:
     running = Round.objects.filter(table=table, status=RoundStatus.DECIDING).first()
     next_pair = SeedPair.objects.filter(table=table, status=SeedPairStatus.CURRENT).first()
     return PeerTable(seats, running, next_pair.commitment if next_pair else None)
+
+
+def chips_at_tables(player_id: int) -> dict[str, Decimal]:
+    """The chips the player holds at peer tables now, by currency (their play session's net
+    result counts them as theirs)."""
+    held = (
+        Seat.objects.filter(player_id=player_id)
+        .exclude(status=SeatStatus.LEFT)
+        .values("table__currency")
+        .annotate(chips=Sum("chips"))
+    )
+    return {row["table__currency"]: row["chips"] for row in held}
 
 
 def own_sitting(table: Table, user: Any) -> Seat | None:

@@ -48,7 +48,7 @@ from games.tables.rounds import (
     record,
 )
 from payouts.models import Account, AccountKind, TransactionKind
-from payouts.protection import gate
+from payouts.protection import conduct, gate
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
 if TYPE_CHECKING:
@@ -306,20 +306,25 @@ def _dealt_in(table_id: int) -> QuerySet[Seat]:
     """The seated players with chips who are not sitting out (by their own choice, or sat out
     for running out of time): those a hand is dealt to. Nobody else is counted for anything a
     hand decides by its players: antes, blinds and the button (DM-1), the eight players of the
-    last card (ST-9), the draw limit of six or seven (DM-5)."""
+    last card (ST-9), the draw limit of six or seven (DM-5). Nor is a player who may not start
+    play now (a time-out or self-exclusion, a reality check due, the session time limit
+    reached): their seat waits, or is cashed out after the hand (``_cash_outs_due``)."""
     return Seat.objects.filter(
         table_id=table_id,
         status=SeatStatus.SEATED,
         chips__gt=0,
         auto_ante=True,
         sat_out_at__isnull=True,
-    )
+    ).exclude(conduct.barred_from_play("player_id"))
 
 
 def _cash_outs_due(table_id: int) -> QuerySet[Seat]:
-    """The seats to cash out: sat out past the table's time, or at a table pit staff closed."""
+    """The seats to cash out: sat out past the table's time, at a table pit staff closed, or
+    of a player who took a time-out or self-exclusion."""
     return Seat.objects.filter(table_id=table_id, status=SeatStatus.SEATED).filter(
-        Q(cash_out_at__lte=timezone.now()) | ~Q(table__status=TableStatus.OPEN)
+        Q(cash_out_at__lte=timezone.now())
+        | ~Q(table__status=TableStatus.OPEN)
+        | Q(player_id__in=conduct.excluded_players())
     )
 
 
@@ -569,6 +574,8 @@ def open_hand(
     deck = Deck.shuffled(pair.server_seed, client_seed, nonce)
     stacks = [to_cents(seating.chips) for seating in ready]
     state, events = start(limits, stacks, deck)
+    # The antes or blinds are stakes: each dealt player's play session goes on, or begins.
+    conduct.record_stakes([seating.player_id for seating in ready], timezone.now())
     hand = peer.new_hand(
         state,
         tuple(seating.number for seating in ready),

@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from casino.frame import SignIn
-from games.site import views
+from games.site import breaks, views
 
 app_name = "play"
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("play/recall/joker-draw/<int:pk>/", views.recall_round, name="recall-round"),
     path("play/recall/<slug:game>/<int:pk>/", views.recall_hand, name="recall-hand"),
     path("play/rules/<slug:game>/", views.rules, name="rules"),
+    path("play/breaks/", breaks.breaks, name="breaks"),
     path("play/recall/<slug:game>/<int:pk>/summary/", views.hand_summary, name="hand-summary"),
     path("play/joker-draw/<int:pk>/", views.joker_draw_table, name="joker-draw"),
     path("play/<slug:game>/<int:pk>/", views.peer_table, name="peer-table"),

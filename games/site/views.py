@@ -36,6 +36,7 @@ from games.tables import live, selectors
 from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
+from payouts.protection import conduct
 from payouts.protection import limits as protection
 from payouts.protection.forms import LimitsForm
 from payouts.protection.limits import LimitRequestRefused
@@ -86,7 +87,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "play/lobby.html",
-        {"games": games, "wallets": money.wallets_of(acting_user(request))},
+        {
+            "games": games,
+            "wallets": money.wallets_of(acting_user(request)),
+            "on_break": conduct.exclusion_in_force(acting_user(request)),
+        },
     )
 
 
@@ -258,6 +263,7 @@ def joker_draw_table(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "table": table,
             "limits": limits,
+            "on_break": conduct.exclusion_in_force(acting_user(request)),
             "boxes": range(1, (limits.boxes_per_round or 1) + 1),
             "paytables": [
                 {
@@ -286,6 +292,7 @@ def peer_table(request: HttpRequest, game: str, pk: int) -> HttpResponse:
             "table": table,
             "limits": limits,
             "limits_shown": _limits_shown(table),
+            "on_break": conduct.exclusion_in_force(acting_user(request)),
             "game": game,
             "label": table.get_game_display(),
             # The player's own seat state (templates/play/_seat_status.html).

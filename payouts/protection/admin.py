@@ -1,11 +1,18 @@
-"""Players' limits in the admin, read only for everybody: only players set their own limits."""
+"""Player protection in the admin, read only for everybody, superusers included: only players
+set their own limits and take their own breaks, and an exclusion is never lifted early."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
-from payouts.protection.models import LimitChange, PlayerLimit
+from payouts.protection.models import (
+    Exclusion,
+    LimitChange,
+    PlayerLimit,
+    PlaySession,
+    RealityCheck,
+)
 
 
 class LimitChangeInline(ReadOnlyInline):
@@ -27,3 +34,23 @@ class LimitChangeAdmin(ReadOnlyAdmin):
     list_display = ("limit", "requested_at", "requested_by", "old_value", "new_value", "applies_at")
     list_filter = ("requested_at",)
     search_fields = ("limit__player__username",)
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(ReadOnlyAdmin):
+    list_display = ("player", "kind", "starts_at", "until")
+    list_filter = ("kind",)
+    search_fields = ("player__username",)
+    date_hierarchy = "starts_at"
+
+
+@admin.register(RealityCheck)
+class RealityCheckAdmin(ReadOnlyAdmin):
+    list_display = ("player", "session_started_at", "due_at", "acknowledged_at", "minutes")
+    search_fields = ("player__username",)
+
+
+@admin.register(PlaySession)
+class PlaySessionAdmin(ReadOnlyAdmin):
+    list_display = ("player", "started_at", "last_stake_at", "reality_check_minutes")
+    search_fields = ("player__username",)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from payouts.protection import limits
+from payouts.protection import conduct, limits
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 def check_deposit(*, player: User, currency: str, amount: Decimal, field: str = "amount") -> None:
     """Refuse a deposit into the player's wallet that the player's protection forbids."""
+    conduct.check_deposit(player=player)
     limits.check_deposit(player=player, currency=currency, amount=amount, field=field)
 
 
@@ -38,7 +39,7 @@ def check_stake(
     """Refuse a stake that the player's protection forbids. ``from_wallet`` is False for chips
     a peer table's decision puts in the pot (they left the wallet at the buy-in); ``field`` is
     the request's field the refusal names."""
-    del starts_play  # the limits bind a stake whether or not it starts play
+    conduct.check_stake(player=player, starts_play=starts_play)
     limits.check_stake(
         player=player,
         currency=currency,

@@ -113,6 +113,7 @@ PAGES = [
     ("player", "/play/", 200),
     ("player", "/play/wallet/", 200),
     ("player", "/play/recall/", 200),
+    ("player", "/play/breaks/", 200),
     ("player", "/play/joker-draw/{joker_table}/", 200),
     ("player", "/play/stud/{stud_table}/", 200),
     ("player", "/play/drawmaha/{drawmaha_table}/", 200),

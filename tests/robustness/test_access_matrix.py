@@ -103,6 +103,8 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
     if path.startswith("/play/"):
         if role == "anonymous":
             return {302}
+        if path == "/play/breaks/" and role != "player":
+            return {403}  # only players take breaks from play
         # Recall shows finished rounds and hands only; the samples are still being played.
         return {200, 404} if "recall/" in path and path != "/play/recall/" else {200}
     if path.startswith("/staff/"):

@@ -8,6 +8,7 @@
       super((body && body.detail) || interpolate(gettext("The server answered %s."), [status]));
       this.status = status;
       this.errors = (body && body.errors) || {};
+      this.code = body && body.code;
     }
   }
 
@@ -26,7 +27,13 @@
     });
     const text = await response.text();
     const data = text ? JSON.parse(text) : null;
-    if (!response.ok) throw new ApiError(response.status, data);
+    if (!response.ok) {
+      // A stake refused for a reality check due: the table's notice shows it (reality_check.js).
+      if (data && data.code === "reality_check_due") {
+        document.dispatchEvent(new CustomEvent("casino:reality-check-due", { detail: data }));
+      }
+      throw new ApiError(response.status, data);
+    }
     return data;
   }
 

@@ -95,7 +95,8 @@
 
     function seatPanel(table) {
       const mine = table.your_seat;
-      joinForm.hidden = mine !== null;
+      // A player on a break is not seated (the API refuses it too): no seat form.
+      joinForm.hidden = mine !== null || "onBreak" in document.getElementById("peer-table").dataset;
       document.getElementById("seated").hidden = mine === null;
       document.getElementById("my-seat").textContent = mine ?? "";
       const autoAnte = document.getElementById("auto-ante");

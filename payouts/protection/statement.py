@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 
@@ -119,7 +119,7 @@ def statement(player: User, first: date, last: date) -> Statement:
     hold, in two queries (the wallets, the sums)."""
     per = rows_per(first, last)
     start, end = gaming_day_bounds(first, last)
-    params = {
+    params: dict[str, Any] = {
         "wallet": AccountKind.PLAYER_WALLET,
         "player": player.pk,
         "start": start,
@@ -199,21 +199,25 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
+# Named as the properties and fields of Figures.
+AMOUNTS = CSV_COLUMNS[4:]
+
+
 def csv_rows(found: Statement) -> list[list[object]]:
-    rows: list[list[object]] = []
-    for currency in found.currencies:
-        for period, figures in [(found.rows_per.value, r) for r in currency.rows] + [
-            ("total", currency.totals)
-        ]:
-            rows.append(
-                [
-                    currency.currency, period, figures.first_day.isoformat(),
-                    figures.last_day.isoformat(), figures.opening_balance, figures.deposits,
-                    figures.withdrawals, figures.net_deposits, figures.stakes, figures.returns,
-                    figures.net_result, figures.closing_balance,
-                ]  # fmt: skip
-            )
-    return rows
+    return [
+        [
+            currency.currency,
+            period,
+            figures.first_day.isoformat(),
+            figures.last_day.isoformat(),
+            *(getattr(figures, name) for name in AMOUNTS),
+        ]
+        for currency in found.currencies
+        for period, figures in [
+            *((found.rows_per.value, row) for row in currency.rows),
+            ("total", currency.totals),
+        ]
+    ]
 
 
 def csv_name(first: date, last: date, *who: str) -> str:

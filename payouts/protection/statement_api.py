@@ -19,6 +19,7 @@ from casino.csv_export import csv_response
 from casino.http.errors import Refused
 from casino.http.permissions import PLAYERS_ONLY, acting_user
 from payouts.protection.statement import (
+    AMOUNTS,
     CSV_COLUMNS,
     CurrencyStatement,
     Figures,
@@ -62,14 +63,7 @@ def _figures(figures: Figures) -> dict[str, Any]:
     return {
         "from": figures.first_day,
         "to": figures.last_day,
-        "opening_balance": f"{figures.opening_balance:.2f}",
-        "deposits": f"{figures.deposits:.2f}",
-        "withdrawals": f"{figures.withdrawals:.2f}",
-        "net_deposits": f"{figures.net_deposits:.2f}",
-        "stakes": f"{figures.stakes:.2f}",
-        "returns": f"{figures.returns:.2f}",
-        "net_result": f"{figures.net_result:.2f}",
-        "closing_balance": f"{figures.closing_balance:.2f}",
+        **{name: f"{getattr(figures, name):.2f}" for name in AMOUNTS},
     }
 
 
@@ -102,12 +96,8 @@ class _CsvAsked(DefaultContentNegotiation):
         return super().select_renderer(request, renderers, format_suffix)
 
 
-FIGURES = {
-    name: serializers.CharField()
-    for name in (
-        "from", "to", "opening_balance", "deposits", "withdrawals", "net_deposits", "stakes",
-        "returns", "net_result", "closing_balance",
-    )  # fmt: skip
+FIGURES: dict[str, serializers.Field] = {
+    name: serializers.CharField() for name in ("from", "to", *AMOUNTS)
 }
 
 
@@ -151,4 +141,3 @@ class OwnStatement(APIView):
         if wants_csv(request._request):
             return csv_response(csv_name(first, last), CSV_COLUMNS, csv_rows(found))
         return Response(statement_json(found))
-

@@ -96,4 +96,4 @@ class StatementPeriodForm(forms.Form):
         name, errors = next(iter(self.errors.as_data().items()))
         error = errors[0]
         code = "invalid_date" if error.code == "invalid" else str(error.code)
-        return name, code, next(iter(error))
+        return name, code, str(next(iter(error)))

@@ -166,7 +166,7 @@ def test_a_round_just_before_the_gaming_day_starts_is_on_the_day_before(played, 
 
 
 def _usd(player, first: date, last: date) -> dict:
-    response = api_client(player).get(STATEMENT, {"from": first, "to": last})
+    response = api_client(player).get(STATEMENT, {"from": str(first), "to": str(last)})
     assert response.status_code == 200, response.json()
     return next(c for c in response.json()["currencies"] if c["currency"] == "USD")
 
@@ -280,7 +280,7 @@ def test_no_parameter_reaches_another_players_statement(played, player, other_pl
         body = client.get(STATEMENT, {"from": played, "to": today(), **extra}).json()
         assert body == own
     bob = next(c for c in own["currencies"] if c["currency"] == "USD")
-    assert bob["deposits"] == "300.00" and bob["withdrawals"] == "0.00"
+    assert (bob["deposits"], bob["withdrawals"]) == ("300.00", "0.00")
     assert client.get(f"{STATEMENT}{player.pk}/").status_code == 404
 
 

@@ -135,7 +135,7 @@ def statement(request: HttpRequest) -> HttpResponse:
     """The player's own account statement for a chosen period of gaming days: per currency the
     totals and a row per day (per month over longer periods), and the same as CSV (the API's)."""
     form = StatementPeriodForm(request.GET)
-    day = {"starts_at": settings.GAMING_DAY_STARTS_AT, "time_zone": settings.CASINO_TIME_ZONE}
+    day = {"starts_at": settings.GAMING_DAY_STARTS_AT}
     if not form.is_valid():
         return render(request, "play/statement.html", {"form": form, **day}, status=400)
     first, last = form.period()

@@ -70,5 +70,5 @@ def player_statement_csv(request: HttpRequest, pk: int) -> HttpResponseBase:
     return csv_response(
         csv_name(first, last, slugify(user.username) or str(user.pk)),
         CSV_COLUMNS,
-        csv_rows(statement(user, first, last)),
+        csv_rows(statement(user, first, last), user),
     )

@@ -194,18 +194,20 @@ def _period_end(period: date, per: RowsPer) -> date:
 
 # The CSV, the player's and the staff's: each period's row, then the whole range's.
 CSV_COLUMNS = (
+    "player",
     "currency", "period", "first_gaming_day", "last_gaming_day", "opening_balance", "deposits",
     "withdrawals", "net_deposits", "stakes", "returns", "net_result", "closing_balance",
 )  # fmt: skip
 
 
 # Named as the properties and fields of Figures.
-AMOUNTS = CSV_COLUMNS[4:]
+AMOUNTS = CSV_COLUMNS[5:]
 
 
-def csv_rows(found: Statement) -> list[list[object]]:
+def csv_rows(found: Statement, player: User) -> list[list[object]]:
     return [
         [
+            player.username,
             currency.currency,
             period,
             figures.first_day.isoformat(),

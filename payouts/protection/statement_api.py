@@ -137,7 +137,8 @@ class OwnStatement(APIView):
     )
     def get(self, request: Request) -> Any:
         first, last = statement_period(request.query_params).period()
-        found = statement(acting_user(request), first, last)
+        player = acting_user(request)
+        found = statement(player, first, last)
         if wants_csv(request._request):
-            return csv_response(csv_name(first, last), CSV_COLUMNS, csv_rows(found))
+            return csv_response(csv_name(first, last), CSV_COLUMNS, csv_rows(found, player))
         return Response(statement_json(found))

@@ -242,6 +242,9 @@ GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
 GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
 
+# Player protection: a limit a player raises or removes applies only after this many hours.
+PROTECTION_COOLING_OFF_HOURS = env.int("PROTECTION_COOLING_OFF_HOURS", default=24)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)

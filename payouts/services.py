@@ -38,6 +38,7 @@ from payouts.models import (
     TransactionKind,
     largest_amount,
 )
+from payouts.protection import gate
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -409,10 +410,14 @@ def deposit(
     by: User,
     reference: str | None = None,
 ) -> LedgerTransaction:
-    """Cash brought to the cage and credited to the player's wallet."""
-    return _through_the_cage(
-        TransactionKind.DEPOSIT, player, currency, money(amount), reason, by, reference
-    )
+    """Cash brought to the cage and credited to the player's wallet, within the deposit limits
+    the player set (refused before anything is posted)."""
+    amount = money(amount)
+    with transaction.atomic():
+        gate.check_deposit(player=player, currency=currency, amount=amount)
+        return _through_the_cage(
+            TransactionKind.DEPOSIT, player, currency, amount, reason, by, reference
+        )
 
 
 def withdraw(

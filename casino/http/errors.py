@@ -26,6 +26,11 @@ class Refused(Exception):
     def messages(self) -> dict[str, list[str]]:
         raise NotImplementedError
 
+    def extra(self) -> dict[str, Any]:
+        """Fields the body carries beside ``detail``, ``code`` and ``errors`` (when a limit
+        resets, until when a player is excluded, ...)."""
+        return {}
+
 
 def _first_message(errors: Any) -> str:
     if isinstance(errors, dict):
@@ -47,7 +52,9 @@ def _first_code(codes: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    extra: dict[str, Any] = {}
     if isinstance(exc, Refused):
+        extra = exc.extra()
         exc = _refusal(exc.status, exc.messages(), exc.code)
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -62,6 +69,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "detail": _first_message(errors),
             "code": _first_code(exc.get_codes()),
             "errors": errors,
+            **extra,
         }
     return response
 

@@ -47,6 +47,7 @@ from payouts.models import (
     PaytableVersion,
     TransactionKind,
 )
+from payouts.protection import gate
 from payouts.services import (
     GameAccounts,
     InsufficientFunds,
@@ -118,6 +119,15 @@ def open_round(
         )
         if table.status != TableStatus.OPEN:
             raise RoundRefused(f"{table} is closed.", field="table", rule="JD-2", status=409)
+        staked = sum((s.ante + (s.bonus or Decimal(0)) for s in stakes), Decimal(0))
+        gate.check_stake(
+            player=player,
+            currency=table.currency,
+            amount=staked,
+            hand_total=staked,
+            starts_play=True,
+            field="boxes",
+        )
         taken = sql.take_nonce(player.pk, client_seed)
         if taken is None:  # the pair was rotated since this transaction began, or is missing
             seeds.committed_pair(player)
@@ -384,12 +394,23 @@ def _apply(
     """Apply `action`; the next box to act, if the round goes on, decides by `next_deadline`
     (JD-4). Returns the round's new engine state."""
     state = joker_draw.from_json(round_.engine_state)
+    staked = _staked(state)
     try:
         extra = joker_draw.extra_stake(state, action)
         state, events = joker_draw.apply(state, action)
     except RuleViolation as refused:
         raise engine_refusal(refused) from None
-    accounts = game_accounts(_player_of(round_), round_.table.currency)
+    player = _player_of(round_)
+    if extra:  # a bet or a paid exchange: folds and the timer's folds stake nothing
+        gate.check_stake(
+            player=player,
+            currency=round_.table.currency,
+            amount=extra,
+            hand_total=staked + extra,
+            starts_play=False,
+            field="action",
+        )
+    accounts = game_accounts(player, round_.table.currency)
     transfers = []
     if extra:
         transfers.append(
@@ -427,6 +448,14 @@ def _apply(
     if round_.status == RoundStatus.SETTLED:
         fault_point("round.settled")
     return state
+
+
+def _staked(state: joker_draw.RoundState) -> Decimal:
+    """Everything the player has staked in the round: every box's antes, bet and BONUS."""
+    return sum(
+        (box.ante + (box.bet or Decimal(0)) + (box.bonus or Decimal(0)) for box in state.boxes),
+        Decimal(0),
+    )
 
 
 def _dealer_hand(events: Sequence[joker_draw.Event]) -> dict[str, Any]:

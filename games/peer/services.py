@@ -48,6 +48,7 @@ from games.tables.rounds import (
     record,
 )
 from payouts.models import Account, AccountKind, TransactionKind
+from payouts.protection import gate
 from payouts.services import Posting, Transfer, house_account, post_transactions, wallet
 
 if TYPE_CHECKING:
@@ -153,6 +154,13 @@ class PeerGame(ABC, Generic[State, Decision]):
                     rule=rule,
                     status=409,
                 )
+            gate.check_stake(
+                player=player,
+                currency=table.currency,
+                amount=buy_in,
+                starts_play=True,
+                field="buy_in",
+            )
             seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
             # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
             seeds.table_pair(table)
@@ -608,11 +616,31 @@ def play(
     actor: User | None,
 ) -> None:
     """A decision through the engine (a refusal names the table's seats), then its events
-    recorded and the hand carried on (``after_events``)."""
+    recorded and the hand carried on (``after_events``). A player's own decision that puts
+    chips in the pot passes the player's protection first."""
+    seat = hand.state.to_act
     try:
         state, events = peer.apply(hand.state, decision)
     except RuleViolation as refused:
         raise refusal(refused, hand.seats) from None
+    if actor is not None and seat is not None and hand.players[seat] == actor.pk:
+        added = sum(
+            (
+                from_cents(event.data["added"])
+                for event in events
+                if event.kind in WAGERS and event.data.get("seat") == seat
+            ),
+            Decimal(0),
+        )
+        if added:
+            gate.check_stake(
+                player=actor,
+                currency=round_.table.currency,
+                amount=added,
+                hand_total=from_cents(hand.state.chips[seat].committed) + added,
+                starts_play=False,
+                from_wallet=False,
+            )
     played = peer.new_hand(state, hand.seats, hand.players, hand.seat_ids)
     after_events(peer, round_, played, events, actor=actor)
 

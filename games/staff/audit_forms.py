@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.gaming_day import gaming_day_bounds, gaming_day_of
 from games.models import Game, RoundStatus, Table
-from games.tables.gaming_day import gaming_day_bounds, gaming_day_of
 from payouts.models import AccountKind, Currency
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"})

@@ -19,9 +19,9 @@ from django.db import connection
 from django.db.models import F, Q, QuerySet, Sum, Window
 from django.utils.translation import gettext_lazy as _
 
+from casino.gaming_day import gaming_day_bounds
 from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
 from games.peer.hands import from_cents
-from games.tables.gaming_day import gaming_day_bounds
 from games.tables.hand_names import category_name
 from payouts.models import CENT, Account, AccountKind, LedgerEntry, LedgerTransaction
 

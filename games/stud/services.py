@@ -32,6 +32,7 @@ from games.stud.hand import ACTIONS, FORCED, Hand, engine_table
 from games.tables import live
 from games.tables.rounds import RoundRefused, limits_in_force
 from payouts.models import LedgerTransaction, TransactionKind
+from payouts.protection import gate
 from payouts.services import Posting, Transfer, post_transactions, wallet
 
 if TYPE_CHECKING:
@@ -189,6 +190,13 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
                     field="amount",
                     rule=RULE,
                 )
+            gate.check_stake(
+                player=player,
+                currency=table.currency,
+                amount=amount,
+                starts_play=True,
+                field="amount",
+            )
             number = LedgerTransaction.objects.filter(
                 reference__startswith=f"seat:{seating.pk}:rebuy:"
             ).count()

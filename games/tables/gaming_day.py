@@ -28,17 +28,17 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from statistics import NormalDist
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
+from casino.gaming_day import gaming_day_bounds, starts_after_midnight, zone
 from games.models import Game, RoundStatus, Table
 from games.tables.table_game import ExpectedReturn, game_of
 from payouts.models import CENT, AccountKind
@@ -109,20 +109,6 @@ class GamingDayRow:
     @property
     def game_label(self) -> str:
         return str(Game(self.game).label)
-
-
-def gaming_day_of(moment: datetime) -> date:
-    """The gaming day a moment belongs to: the calendar day in the casino's time zone on which
-    the gaming day that holds it began."""
-    local = moment.astimezone(_zone())
-    return (local - _starts_after_midnight()).date()
-
-
-def gaming_day_bounds(first: date, last: date) -> tuple[datetime, datetime]:
-    """The moment gaming day ``first`` begins and the moment gaming day ``last`` ends."""
-    start = datetime.combine(first, time(0), tzinfo=_zone()) + _starts_after_midnight()
-    end = datetime.combine(last + timedelta(days=1), time(0), tzinfo=_zone())
-    return start, end + _starts_after_midnight()
 
 
 def daily_rows(first: date, last: date) -> list[GamingDayRow]:
@@ -215,8 +201,8 @@ def _rows(first: date, last: date, *, by_day: bool) -> list[GamingDayRow]:
         "settled": RoundStatus.SETTLED,
         "start": start,
         "end": end,
-        "zone": str(_zone()),
-        "starts": _starts_after_midnight(),
+        "zone": str(zone()),
+        "starts": starts_after_midnight(),
         "stakes": AccountKind.STAKES_IN_PLAY,
         "bonus": AccountKind.BONUS,
         "house": [AccountKind.HOUSE_BANKROLL, AccountKind.HOUSE_RESERVED, AccountKind.RAKE],
@@ -303,15 +289,6 @@ def _flag(row: _Sums, banked: bool, interval: tuple[Decimal, Decimal] | None) ->
 
 def _percent(part: Decimal, whole: Decimal) -> Decimal | None:
     return (part * 100 / whole).quantize(CENT) if whole else None
-
-
-def _zone() -> ZoneInfo:
-    return ZoneInfo(settings.CASINO_TIME_ZONE)
-
-
-def _starts_after_midnight() -> timedelta:
-    hours, minutes = (int(part) for part in settings.GAMING_DAY_STARTS_AT.split(":"))
-    return timedelta(hours=hours, minutes=minutes)
 
 
 # The CSV of the report, the command's and the staff page's.

@@ -13,6 +13,7 @@ import pytest
 from django.utils import timezone, translation
 from playwright.sync_api import Browser, Page, expect
 
+from casino.gaming_day import gaming_day_of
 from games.models import Round
 from games.tables import gaming_day
 from payouts.models import Account
@@ -50,7 +51,7 @@ def test_an_auditor_reads_the_day_the_rounds_and_the_ledger_down_to_a_round(
     lang, width, settled_boxes, auditor, browser, live_server, screenshot, tmp_path
 ):
     page = new_page(browser, live_server, lang, width)
-    today = gaming_day.gaming_day_of(timezone.now())
+    today = gaming_day_of(timezone.now())
     sign_in(page, lang, "/staff/gaming-day/")
     (row,) = gaming_day.daily_rows(today, today)
     report = page.locator("#gaming-day-day tbody tr")

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
+from casino.gaming_day import gaming_day_of
 from casino.roles import PLAYER
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
@@ -237,7 +238,7 @@ def test_the_trial_balance_drills_down_to_an_account_a_transaction_and_its_round
 
 
 def test_balances_as_of_a_gaming_day_leave_out_what_came_after(three_games, auditor, pit):
-    yesterday = gaming_day.gaming_day_of(timezone.now()) - timedelta(days=1)
+    yesterday = gaming_day_of(timezone.now()) - timedelta(days=1)
     api = api_client(auditor)
     before = api.get("/api/v1/staff/ledger/trial-balance/", {"as_of": yesterday.isoformat()})
     assert before.json() == []  # nothing was posted before today
@@ -277,7 +278,7 @@ def test_every_ledger_view_has_its_csv(three_games, auditor):
 
 
 def test_the_report_page_api_and_csv_agree(three_games, auditor):
-    today = gaming_day.gaming_day_of(timezone.now())
+    today = gaming_day_of(timezone.now())
     rows = gaming_day.daily_rows(today, today)
     assert {row.game for row in rows} == {"joker_draw", "seven_card_stud"}
     page = logged_in(auditor).get("/staff/gaming-day/", {"date": today.isoformat()})

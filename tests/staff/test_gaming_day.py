@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.management import CommandError, call_command
 
+from casino.gaming_day import gaming_day_of
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus
@@ -173,8 +174,8 @@ def test_a_round_a_second_before_the_boundary_counts_on_the_day_before(two_gamin
     # counts nowhere, the one still in play not yet.
     assert joker[FIRST].rounds == 5
     assert joker[SECOND].rounds == 1
-    assert gaming_day.gaming_day_of(local(SECOND, 5, 59, 59)) == FIRST
-    assert gaming_day.gaming_day_of(local(SECOND, 6, 0, 0)) == SECOND
+    assert gaming_day_of(local(SECOND, 5, 59, 59)) == FIRST
+    assert gaming_day_of(local(SECOND, 6, 0, 0)) == SECOND
 
 
 @pytest.mark.django_db

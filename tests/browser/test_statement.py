@@ -48,17 +48,21 @@ def test_a_player_reads_the_statement_picks_a_period_and_downloads_it(
     expect(
         page.get_by_role("heading", name=translated(language, "Account statement"))
     ).to_be_visible()
-    usd = page.get_by_test_id("statement-totals").locator("tr[data-currency=USD]")
-    expect(usd.locator("[data-figure=deposits]")).to_have_text(shown(language, "25.50"))
-    expect(usd.locator("[data-figure=closing_balance]")).to_have_text(shown(language, "1025.50"))
+    totals = page.get_by_test_id("statement-totals")
+
+    def usd(figure: str):
+        return totals.locator(f"[data-currency=USD][data-figure={figure}]")
+
+    expect(usd("deposits")).to_have_text(shown(language, "25.50"))
+    expect(usd("closing_balance")).to_have_text(shown(language, "1025.50"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"statement-{language}-{width}")
 
     first = today - timedelta(days=45)
     page.get_by_label(translated(language, "From gaming day")).fill(first.isoformat())
     page.get_by_role("button", name=translated(language, "Show")).click()
-    expect(usd.locator("[data-figure=deposits]")).to_have_text(shown(language, "1025.50"))
-    expect(usd.locator("[data-figure=opening_balance]")).to_have_text(shown(language, "0.00"))
+    expect(usd("deposits")).to_have_text(shown(language, "1025.50"))
+    expect(usd("opening_balance")).to_have_text(shown(language, "0.00"))
     assert f"from={first.isoformat()}" in page.url
     screenshot(page, f"statement-period-{language}-{width}")
 

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from casino.csv_export import csv_response
 from casino.http.errors import Refused
-from casino.http.permissions import PLAYERS_ONLY, acting_user
+from casino.http.permissions import OWN_STATEMENT, acting_user
 from payouts.protection.statement import (
     AMOUNTS,
     CSV_COLUMNS,
@@ -106,7 +106,7 @@ class OwnStatement(APIView):
     returns, net result, the opening and closing balances, and rows per gaming day (per month
     for a range longer than about three months). Amounts are strings with two places."""
 
-    permission_classes = PLAYERS_ONLY
+    permission_classes = OWN_STATEMENT
     content_negotiation_class = _CsvAsked
 
     @extend_schema(

@@ -289,6 +289,7 @@ def test_staff_have_no_statement_of_their_own(db, role):
     staff = make_user(f"staff-{role}", role)
     response = api_client(staff).get(STATEMENT)
     assert response.status_code == 403
+    assert "staff page" in response.json()["detail"]
 
 
 def test_a_visitor_is_asked_to_sign_in(db):

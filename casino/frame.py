@@ -41,6 +41,7 @@ def plays_at_tables(user: User | AnonymousUser) -> bool:
 PLAYER_MENU = (
     ("play:lobby", _("Lobby")),
     ("play:wallet", _("Wallet")),
+    ("play:statement", _("Statement")),
     ("play:recall", _("Game recall")),
     ("play:limits", _("My limits")),
     ("play:breaks", _("Breaks")),

@@ -59,12 +59,24 @@ class _GuardsOwnPlay(BasePermission):
         return _plays_at_tables(request)
 
 
+class _HasStatement(BasePermission):
+    message = _(
+        "Only players have an account statement: staff and auditors read a player's on the "
+        "player's staff page."
+    )
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return _plays_at_tables(request)
+
+
 # The game endpoints: anyone signed in reads (as the selectors allow), only players act.
 PLAYERS_ACT = (IsAuthenticated, _PlaysAtTables)
 # A player's own seed pair: players only, reading included.
 PLAYERS_ONLY = (IsAuthenticated, _HasSeedPair)
 # A player's own protection (limits, breaks): players only, reading included.
 OWN_PLAY_ONLY = (IsAuthenticated, _GuardsOwnPlay)
+# A player's own account statement: players only.
+OWN_STATEMENT = (IsAuthenticated, _HasStatement)
 
 
 def acting_user(request: HttpRequest) -> User:

@@ -40,6 +40,8 @@ from payouts.protection import conduct
 from payouts.protection import limits as protection
 from payouts.protection.forms import LimitsForm
 from payouts.protection.limits import LimitRequestRefused
+from payouts.protection.statement import statement as account_statement
+from payouts.protection.statement_forms import StatementPeriodForm
 
 
 def _limits_in_force(table: Table | None) -> TableLimits | None:
@@ -165,6 +167,28 @@ def wallet(request: HttpRequest) -> HttpResponse:
             "entries": entries,
             "lines": pages.wallet_lines(user, entries),
             "query": urlencode({"currency": currency}),
+        },
+    )
+
+
+@login_required
+def statement(request: HttpRequest) -> HttpResponse:
+    """The player's own account statement for a chosen period of gaming days: per currency the
+    totals and a row per day (per month over longer periods), and the same as CSV (the API's)."""
+    form = StatementPeriodForm(request.GET)
+    day = {"starts_at": settings.GAMING_DAY_STARTS_AT}
+    if not form.is_valid():
+        return render(request, "play/statement.html", {"form": form, **day}, status=400)
+    first, last = form.period()
+    period = urlencode({"from": first.isoformat(), "to": last.isoformat()})
+    return render(
+        request,
+        "play/statement.html",
+        {
+            **day,
+            "form": StatementPeriodForm(initial={"from": first, "to": last}),
+            "statement": account_statement(acting_user(request), first, last),
+            "csv_url": f"{reverse('own-statement')}?{period}&format=csv",
         },
     )
 

@@ -62,6 +62,12 @@ class ReviewedRound:
     money: Money
     players: list[str]
     winners: list[Winner] = field(default_factory=list)
+    player_ids: list[int] = field(default_factory=list)
+
+    @property
+    def linked_players(self) -> list[tuple[int, str]]:
+        """Each player's id with the name, for a link to the staff's player page."""
+        return list(zip(self.player_ids, self.players, strict=True))
 
     @property
     def number(self) -> int:
@@ -192,6 +198,7 @@ def review(rounds: list[Round]) -> list[ReviewedRound]:
             money=money.get(r.pk, Money()),
             players=[names.get(p, "") for p in _players_of(r)],
             winners=boxes.get(r.pk) or pots.get(r.pk) or [],
+            player_ids=_players_of(r),
         )
         for r in rounds
     ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.staff import audit_views, pit_views, views
+from games.staff import audit_views, pit_views, player_views, views
 
 app_name = "staff"
 
@@ -64,5 +64,16 @@ urlpatterns += [
         "rtp/observe/<uuid:task_id>/",
         audit_views.observation_progress,
         name="rtp-observe-progress",
+    ),
+]
+
+# The players' pages (games.staff.player_views): read only.
+urlpatterns += [
+    path("players/", player_views.player_list, name="players"),
+    path("players/<int:pk>/", player_views.player_page, name="player"),
+    path(
+        "players/<int:pk>/statement.csv",
+        player_views.player_statement_csv,
+        name="player-statement-csv",
     ),
 ]

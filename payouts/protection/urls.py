@@ -1,9 +1,10 @@
-"""A player's own protection, under /api/v1/me/."""
+"""A player's own protection, under /api/v1/me/: the player's own, never anybody else's."""
 
 from django.urls import path
 
-from payouts.protection import api
+from payouts.protection import api, statement_api
 
 urlpatterns = [
     path("me/limits/", api.MyLimits.as_view(), name="my-limits"),
+    path("me/statement/", statement_api.OwnStatement.as_view(), name="own-statement"),
 ]

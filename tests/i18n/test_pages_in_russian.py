@@ -118,6 +118,8 @@ PAGES = [
     ("player", "/play/stud/{stud_table}/", 200),
     ("player", "/play/drawmaha/{drawmaha_table}/", 200),
     ("other_player", "/play/recall/joker-draw/{settled_round}/", 200),
+    ("player", "/play/statement/", 200),
+    ("player", "/play/statement/?from=2026-13-01", 400),
     ("pit", "/staff/", 200),
     ("pit", "/staff/limits/", 200),
     ("pit", "/staff/paytables/", 200),
@@ -125,6 +127,8 @@ PAGES = [
     ("auditor", "/staff/ledger/", 200),
     ("auditor", "/staff/rtp/", 200),
     ("auditor", "/staff/rounds/{settled_round}/", 200),
+    ("auditor", "/staff/players/", 200),
+    ("pit", "/staff/players/{player}/", 200),
     ("admin_user", "/admin/", 200),
     ("player", "/no-such-page/", 404),
     ("player", "/staff/payouts/", 403),
@@ -139,6 +143,7 @@ def test_a_page_in_russian_shows_no_english_word(world, viewer, page, status):
         stud_table=world.stud_table.pk,
         drawmaha_table=world.drawmaha_table.pk,
         settled_round=world.settled_round.pk,
+        player=world.player.pk,
     )
     response = client.get(url, HTTP_ACCEPT_LANGUAGE="ru")
     assert response.status_code == status

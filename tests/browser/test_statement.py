@@ -1,0 +1,77 @@
+"""The player's account statement in Chromium, in English, Russian and Swedish at alternating
+widths: the last 30 days by default, a longer period picked in the form, and its CSV link."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.conf import settings as django_settings
+from django.utils import timezone, translation
+from playwright.sync_api import expect
+
+from casino.gaming_day import gaming_day_of
+from casino.templatetags.money import money
+from payouts.services import deposit
+from tests.fixtures.clock import clock_at
+
+D = Decimal
+HEIGHTS = {1280: 800, 390: 844}
+
+
+def translated(language: str, message: str) -> str:
+    with translation.override(language):
+        return translation.gettext(message)
+
+
+def shown(language: str, amount: str) -> str:
+    with translation.override(language):
+        return money(D(amount), "USD")
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 1280), ("ru", 390), ("sv", 1280)])
+def test_a_player_reads_the_statement_picks_a_period_and_downloads_it(
+    signed_in, live_server, player, pit, language, width, screenshot
+):
+    today = gaming_day_of(timezone.now())
+    with clock_at(timezone.now() - timedelta(days=40)):
+        deposit(player=player, currency="USD", amount=D("1000.00"), reason="cash", by=pit)
+    deposit(player=player, currency="USD", amount=D("25.50"), reason="cash", by=pit)
+    page = signed_in(player)
+    page.context.add_cookies(
+        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    page.set_viewport_size({"width": width, "height": HEIGHTS[width]})
+    page.goto("/play/")
+    page.get_by_role("link", name=translated(language, "Statement")).click()
+    expect(
+        page.get_by_role("heading", name=translated(language, "Account statement"))
+    ).to_be_visible()
+    totals = page.get_by_test_id("statement-totals")
+
+    def usd(figure: str):
+        return totals.locator(f"[data-currency=USD][data-figure={figure}]")
+
+    expect(usd("deposits")).to_have_text(shown(language, "25.50"))
+    expect(usd("closing_balance")).to_have_text(shown(language, "1025.50"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"statement-{language}-{width}")
+
+    first = today - timedelta(days=45)
+    page.get_by_label(translated(language, "From gaming day")).fill(first.isoformat())
+    page.get_by_role("button", name=translated(language, "Show")).click()
+    expect(usd("deposits")).to_have_text(shown(language, "1025.50"))
+    expect(usd("opening_balance")).to_have_text(shown(language, "0.00"))
+    assert f"from={first.isoformat()}" in page.url
+    screenshot(page, f"statement-period-{language}-{width}")
+
+    link = page.get_by_role("link", name=translated(language, "Download as CSV"))
+    href = link.get_attribute("href") or ""
+    assert f"from={first.isoformat()}&to={today.isoformat()}&format=csv" in href
+    response = page.request.get(href)
+    assert response.status == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    total = next(line for line in response.text().splitlines() if ",total," in line)
+    assert total.startswith("alice,USD,total,")
+    assert ",1025.50," in total

@@ -17,6 +17,7 @@ api_v1 = [
     *(path("", include(game.api_urls)) for game in registry.GAMES),
     path("staff/", include("games.staff.audit_api")),
     path("staff/", include("games.staff.pit_api")),
+    path("staff/", include("games.staff.fair_play_api")),
 ]
 
 urlpatterns = [

@@ -39,9 +39,9 @@ from django.contrib.auth.models import User
 
 from games.engine.hands import strong_holding
 from games.models import Round, RoundEvent, RoundStatus
-from games.peer.game import PeerTableGame
 from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState
-from games.tables.table_game import all_games, game_of
+from games.peer.services import PeerGame
+from games.tables.table_game import all_games
 from payouts.models import CENT
 
 if TYPE_CHECKING:
@@ -359,8 +359,13 @@ def _scores(
 # Selectors ---------------------------------------------------------------------------------------
 
 
-def peer_games() -> list[PeerTableGame]:
-    return [game for game in all_games() if isinstance(game, PeerTableGame)]
+def peer_games() -> dict[str, PeerGame[Any, Any]]:
+    """The peer games' services (each game's ``peer``), by game code."""
+    return {
+        game.code: peer
+        for game in all_games()
+        if isinstance(peer := getattr(game, "peer", None), PeerGame)
+    }
 
 
 def finished_hands(*, start: datetime, end: datetime) -> Iterator[HandRead]:
@@ -371,7 +376,7 @@ def finished_hands(*, start: datetime, end: datetime) -> Iterator[HandRead]:
             status=RoundStatus.SETTLED,
             settled_at__gte=start,
             settled_at__lt=end,
-            table__game__in=[game.code for game in peer_games()],
+            table__game__in=list(peer_games()),
         )
         .order_by("id")
         .values_list("pk", "table__game", "table__name", "table__currency", "nonce", "engine_state")
@@ -393,8 +398,9 @@ def _read_chunk(rows: Sequence[tuple[Any, ...]]) -> Iterator[HandRead]:
         .values_list("round_id", "kind", "data")
     ):
         events[round_id].append((kind, data))
+    games = peer_games()
     for pk, code, table, currency, number, engine_state in rows:
-        game = cast(PeerTableGame, game_of(code))
+        game = games[code]
         hand = game.load_hand(engine_state)
         results, decisions = read_hand(hand, events[pk], game.folded_cards)
         yield HandRead(pk, code, table, number, currency, hand.players, results, decisions)

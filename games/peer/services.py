@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from casino.models import ADDRESS_LENGTH
 from games.engine.betting import WAGERS
+from games.engine.cards import Card
 from games.engine.common import Event, OutOfTurn, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatus
@@ -91,6 +92,11 @@ class PeerGame(ABC, Generic[State, Decision]):
     @abstractmethod
     def load_hand(self, data: dict[str, Any]) -> PeerHand[State]:
         """The hand stored in ``Round.engine_state``."""
+
+    @abstractmethod
+    def folded_cards(self, hand: PeerHand[State], seat: int) -> tuple[Card, ...]:
+        """The cards the player at the engine ``seat`` of a finished ``hand`` held when folding
+        (a folded hand is dealt no more cards): what the collusion report ranks."""
 
     @abstractmethod
     def new_hand(

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import stud
 from games.engine.betting import WAGERS, Action, ActionKind
+from games.engine.cards import Card
 from games.engine.common import Event
 from games.engine.dealer import Deck
 from games.models import Game, Round, RoundStatus, Seat, ShownHand, Table, TableLimits
@@ -57,6 +58,9 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
 
     def load_hand(self, data: dict[str, Any]) -> Hand:
         return Hand.from_json(data)
+
+    def folded_cards(self, hand: PeerHand[stud.StudState], seat: int) -> tuple[Card, ...]:
+        return hand.state.hands[seat].cards
 
     def new_hand(
         self,

@@ -32,6 +32,7 @@ from games.engine.dealer import Deck
 from games.engine.hands import strong_holding
 from games.peer.collusion import HandRead, read_hand, score_pairs
 from games.stud.hand import Hand
+from games.stud.tasks import STUD
 
 SEEDS = 10
 HANDS = 150
@@ -110,7 +111,7 @@ def play_hand(rng: random.Random, seed: int, number: int, players: tuple[int, ..
     history: list[tuple[str, Any]] = [
         (event.kind, json.loads(json.dumps(event.data))) for event in events
     ]
-    results, decisions = read_hand(stored, history, lambda h, s: h.state.hands[s].cards)
+    results, decisions = read_hand(stored, history, STUD.folded_cards)
     return HandRead(number, "seven_card_stud", "Sim", number, "USD", players, results, decisions)
 
 

@@ -7,6 +7,7 @@ apart by the address the proxy forwards. The refusal never names the other playe
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -32,7 +33,7 @@ def nothing_shared(settings):
 def signed_in(user, address: str, forwarded: str | None = None) -> APIClient:
     """An API client that logged in with a password from ``address`` (through a proxy that
     forwarded ``forwarded``, if given), and keeps sending requests from there."""
-    extra = {"REMOTE_ADDR": address}
+    extra: dict[str, Any] = {"REMOTE_ADDR": address}
     if forwarded is not None:
         extra["HTTP_X_FORWARDED_FOR"] = forwarded
     client = APIClient(**extra)

@@ -32,7 +32,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -46,6 +46,8 @@ from payouts.models import CENT
 
 if TYPE_CHECKING:
     from games.engine.cards import Card
+
+State = TypeVar("State", bound=PeerState)
 
 DECISIONS = frozenset({"fold", "check", "call", "bring_in", "complete", "bet", "raise"})
 AGGRESSIVE = frozenset({"complete", "bet", "raise"})
@@ -91,9 +93,9 @@ class HandRead:
 
 
 def read_hand(
-    hand: PeerHand[PeerState],
+    hand: PeerHand[State],
     events: Iterable[tuple[str, Mapping[str, Any]]],
-    folded_cards: Callable[[PeerHand[PeerState], int], Sequence[Card]],
+    folded_cards: Callable[[PeerHand[State], int], Sequence[Card]],
 ) -> tuple[tuple[int, ...], tuple[Decision, ...]]:
     """The results and decisions of a finished ``hand`` from its events (in order; others than
     ``READ_KINDS`` are passed over)."""

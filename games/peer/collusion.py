@@ -5,8 +5,8 @@ who were dealt into the same hands, per currency.
 Each signal is a z-score, how far the pair's play lies from what chance gives; 0 when the pair
 has too few chances to tell:
 
-- **Chip flow** (chip dumping): in each hand both were dealt into, what one lost goes to the
-  winners in proportion to their gains; the pair's net flow (the share of one's loss that went
+- **Chip flow** (chip dumping): in each hand both were dealt into, each winner's gain came
+  from the losers in proportion to their losses; the pair's net flow (the share of one's loss that went
   to the other, less the reverse) summed over their hands, against its spread (the square root
   of the summed squares: under chance each hand's net flow is as likely one way as the other).
   The score is its size, either way.
@@ -272,18 +272,19 @@ def score_pairs(hands: Iterable[HandRead]) -> list[PairScores]:
 
 
 def _add_flows(pairs: dict[tuple[str, int, int], _Pair], hand: HandRead, ref: HandRef) -> None:
-    """Each loser's loss goes to the winners in proportion to their gains."""
-    gains = sum(result for result in hand.results if result > 0)
+    """Each winner's gain came from the losers in proportion to their losses (the rake, taken
+    from the pot, went to nobody)."""
+    losses = -sum(result for result in hand.results if result < 0)
     for a, b in combinations(range(len(hand.players)), 2):
         (first, r_first), (second, r_second) = sorted(
             ((hand.players[a], hand.results[a]), (hand.players[b], hand.results[b]))
         )
         pair = pairs[(hand.currency, first, second)]
         pair.hands += 1
-        if not gains:
+        if not losses:
             continue
-        towards_second = Fraction(max(-r_first, 0) * max(r_second, 0), gains) - Fraction(
-            max(-r_second, 0) * max(r_first, 0), gains
+        towards_second = Fraction(
+            max(-r_first, 0) * max(r_second, 0) - max(-r_second, 0) * max(r_first, 0), losses
         )
         if towards_second:
             pair.flow += towards_second

@@ -6,8 +6,8 @@ Each signal is a z-score, how far the pair's play lies from what chance gives; 0
 has too few chances to tell:
 
 - **Chip flow** (chip dumping): in each hand both were dealt into, each winner's gain came
-  from the losers in proportion to their losses; the pair's net flow (the share of one's loss that went
-  to the other, less the reverse) summed over their hands, against its spread (the square root
+  from the losers in proportion to their losses; the pair's net flow (what went from one to
+  the other, less the reverse) summed over their hands, against its spread (the square root
   of the summed squares: under chance each hand's net flow is as likely one way as the other).
   The score is its size, either way.
 - **Soft play**: how often each bets or raises when the other is still in the hand, against

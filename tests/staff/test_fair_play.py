@@ -29,45 +29,18 @@ from games.peer.collusion import pairs_for, read_hand
 from games.peer.tasks import raise_collusion_alerts
 from games.stud.hand import Hand
 from games.stud.tasks import STUD
-from tests.fixtures.peer import running
+from tests.fixtures.peer import dump_chips
 from tests.fixtures.users import api_client, logged_in
 
 DUMPED_HANDS = 12
 EARLIER = timedelta(hours=1)
 
 
-def play_dumping_hands(table, receiver, dumper, count: int) -> None:
-    """Heads up: the receiver completes, bets or raises whenever it may; the dumper brings in
-    when it must and folds to every bet."""
-    for _ in range(count):
-        round_ = running(table)
-        while round_.status == RoundStatus.DECIDING:
-            hand = STUD.load_hand(round_.engine_state)
-            seat = hand.state.to_act
-            kinds = {option.kind for option in stud_engine.legal_actions(hand.state)}
-            wanted = (
-                ("complete", "bet", "raise", "call", "check", "show")
-                if hand.players[seat] == receiver.pk
-                else ("fold", "check", "bring_in", "show")
-            )
-            kind = next(k for k in wanted if k in kinds)
-            player = receiver if hand.players[seat] == receiver.pk else dumper
-            STUD.act(player=player, table=table, action=kind)
-            round_.refresh_from_db()
-
-
 @pytest.fixture
 def dumped(players, stud_table, settings):
     """Ann receives, Ben dumps, over DUMPED_HANDS hands; no hand is dealt after them."""
     ann, ben, _cal = players
-    settings.STUD_HAND_PAUSE_SECONDS = 60
-    STUD.join(player=ann, table=stud_table, seat=1, buy_in=Decimal("100.00"))
-    STUD.join(player=ben, table=stud_table, seat=2, buy_in=Decimal("100.00"))
-    settings.STUD_HAND_PAUSE_SECONDS = 0
-    STUD.catch_up(stud_table.pk)
-    play_dumping_hands(stud_table, ann, ben, DUMPED_HANDS - 1)
-    settings.STUD_HAND_PAUSE_SECONDS = 600  # the stacks stay as the last hand left them
-    play_dumping_hands(stud_table, ann, ben, 1)
+    dump_chips(stud_table, ann, ben, DUMPED_HANDS, settings)
     return ann, ben
 
 
@@ -147,8 +120,8 @@ def test_staff_read_the_report_with_the_hands_behind_a_flagged_pair(
     assert b"variant" in phh.content
 
 
-def test_players_get_403_and_visitors_sign_in(dumped, players):
-    ann, _ben = dumped
+def test_players_get_403_and_visitors_sign_in(players):
+    ann, _ben, _cal = players
     assert logged_in(ann).get("/staff/fair-play/").status_code == 403
     assert logged_in(ann).get("/staff/fair-play.csv").status_code == 403
     assert api_client(ann).get("/api/v1/staff/fair-play/").status_code == 403

@@ -19,6 +19,8 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
 
+from games.drawmaha.tasks import DRAWMAHA
+from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.engine.betting import Action, ActionKind
 from games.engine.cards import parse_cards
@@ -29,7 +31,7 @@ from games.peer.collusion import pairs_for, read_hand
 from games.peer.tasks import raise_collusion_alerts
 from games.stud.hand import Hand
 from games.stud.tasks import STUD
-from tests.fixtures.peer import dump_chips
+from tests.fixtures.peer import act_passively, dump_chips, running, seat_everyone
 from tests.fixtures.users import api_client, logged_in
 
 DUMPED_HANDS = 12
@@ -260,3 +262,26 @@ def test_an_alert_is_kept_as_it_was_raised(dumped, settings):
         with pytest.raises(DatabaseError), transaction.atomic():
             change()
     assert CollusionAlert.objects.get(pk=alert.pk).chip_flow_score == alert.chip_flow_score
+
+
+def test_drawmaha_hands_are_read_too(players, drawmaha_table, settings):
+    """A Drawmaha hand of three checked and called down: every pair shared it, and what each
+    winner gained came, pair by pair, from the others (the chip flow's apportioning)."""
+    seat_everyone(DRAWMAHA, drawmaha_table, players, settings, "DRAWMAHA_HAND_PAUSE_SECONDS")
+    settings.DRAWMAHA_HAND_PAUSE_SECONDS = 600  # one hand only
+    hand = running(drawmaha_table)
+    while Round.objects.get(pk=hand.pk).status == RoundStatus.DECIDING:
+        act_passively(DRAWMAHA, drawmaha_engine, drawmaha_table)
+    start, end = period()
+    pairs = pairs_for(start=start, end=end)
+    assert len(pairs) == 3
+    assert all(pair.hands == 1 for pair in pairs)
+    for user in players:
+        gain = Seat.objects.get(player=user).chips - Decimal("60.00")
+        if gain > 0:
+            inflow = sum(
+                (pair.net_chips if pair.second == user else -pair.net_chips)
+                for pair in pairs
+                if user in (pair.first, pair.second)
+            )
+            assert abs(inflow - gain) <= Decimal("0.02")

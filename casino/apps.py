@@ -9,5 +9,6 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self) -> None:
-        # Connects the sign-in's language (a signal receiver).
+        # Connects the sign-in's language and address (signal receivers).
+        import casino.http.sign_ins
         import casino.i18n  # noqa: F401

@@ -10,5 +10,5 @@ app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # The task modules live in the packages of the games and of the ledger.
 app.autodiscover_tasks(
-    ["games.tables", "games.joker_draw", "games.stud", "games.drawmaha", "payouts"]
+    ["games.tables", "games.peer", "games.joker_draw", "games.stud", "games.drawmaha", "payouts"]
 )

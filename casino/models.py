@@ -23,3 +23,28 @@ class LanguagePreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language}"
+
+
+# An IPv6 address written out in full is 39 characters; a forwarded one may carry a zone.
+ADDRESS_LENGTH = 64
+
+
+class SignInAddress(models.Model):
+    """Where a user last signed in from (the site's or the admin's form, or an API token
+    login): two accounts from one address may not sit at one peer table."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sign_in_address",
+        verbose_name=_("user"),
+    )
+    address = models.CharField(_("address"), max_length=ADDRESS_LENGTH)
+    signed_in_at = models.DateTimeField(_("signed in at"))
+
+    class Meta:
+        verbose_name = _("sign-in address")
+        verbose_name_plural = _("sign-in addresses")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.address}"

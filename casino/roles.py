@@ -25,6 +25,7 @@ _AUDITED_MODELS = (
     "games.boxsettlement",
     "games.seat",
     "games.settlementcorrection",
+    "games.collusionalert",
     "payouts.account",
     "payouts.ledgertransaction",
     "payouts.ledgerentry",
@@ -47,7 +48,12 @@ EXTRA_PERMISSIONS = {"games.round.void_round": "Can void a round in progress"}
 
 ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
     PLAYER: (),
-    AUDITOR: tuple(f"{model}.view" for model in _AUDITED_MODELS),
+    # Auditors also close the collusion alerts they reviewed (and raise them on demand): the
+    # pit, whose tables the alerts are about, reads them only.
+    AUDITOR: (
+        *(f"{model}.view" for model in _AUDITED_MODELS),
+        "games.collusionalert.review_collusionalert",
+    ),
     PIT_STAFF: (
         *(f"{model}.view" for model in _AUDITED_MODELS),
         "games.table.add",

@@ -212,6 +212,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # can follow.
 STUD_HAND_PAUSE_SECONDS = env.int("STUD_HAND_PAUSE_SECONDS", default=5)
 DRAWMAHA_HAND_PAUSE_SECONDS = env.int("DRAWMAHA_HAND_PAUSE_SECONDS", default=5)
+# Fair play at the peer tables (games.peer.fair_play, games.peer.collusion): addresses or
+# networks whose players may share a table (the casino's own terminals; loopback on a
+# developer's machine), the score of a collusion signal that raises an alert, and the days of
+# play the nightly check reads.
+FAIR_PLAY_SHARED_ADDRESSES = env.list(
+    "FAIR_PLAY_SHARED_ADDRESSES", default=["127.0.0.1", "::1"] if DEBUG else []
+)
+COLLUSION_ALERT_SCORE = env.float("COLLUSION_ALERT_SCORE", default=4.0)
+COLLUSION_PERIOD_DAYS = env.int("COLLUSION_PERIOD_DAYS", default=7)
 CELERY_BEAT_SCHEDULE = {
     # The joker draw decision timer (games.joker_draw.tasks.fold_overdue_boxes). Tasks keep
     # the names they were first queued under, whatever module holds them now.
@@ -224,6 +233,10 @@ CELERY_BEAT_SCHEDULE = {
     "nightly-rtp-observation": {
         "task": "games.tasks.observe_rtp",
         "schedule": crontab(hour=3, minute=30),
+    },
+    "nightly-collusion-check": {
+        "task": "games.peer.tasks.raise_collusion_alerts",
+        "schedule": crontab(hour=4, minute=0),
     },
 }
 

@@ -20,6 +20,7 @@ api_v1 = [
     path("staff/", include("games.staff.audit_api")),
     path("staff/", include("games.staff.pit_api")),
     path("staff/", include("games.staff.player_api")),
+    path("staff/", include("games.staff.fair_play_api")),
 ]
 
 urlpatterns = [

@@ -22,6 +22,7 @@ from games.joker_draw import admin as joker_draw_admin  # noqa: F401 - registers
 from games.joker_draw import corrections
 from games.models import (
     BoxSettlement,
+    CollusionAlert,
     Round,
     RoundEvent,
     RoundStatus,
@@ -301,6 +302,19 @@ class SeatAdmin(ReadOnlyAdmin):
     list_filter = ("status", "table")
     search_fields = ("player__username",)
     list_select_related = ("table", "player")
+
+
+@admin.register(CollusionAlert)
+class CollusionAlertAdmin(ReadOnlyAdmin):
+    """The fair-play check's alerts, as raised; auditors review them on the fair-play report."""
+
+    list_display = (
+        "raised_at", "first_player", "second_player", "currency", "hands", "chip_flow_score",
+        "soft_play_score", "strong_folds_score", "reviewed_at", "reviewed_by",
+    )  # fmt: skip
+    list_filter = ("currency",)
+    date_hierarchy = "raised_at"
+    list_select_related = ("first_player", "second_player", "reviewed_by")
 
 
 @admin.register(SettlementCorrection)

@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from casino.models import ADDRESS_LENGTH
 from payouts.models import (
     Currency,
     LedgerTransaction,
@@ -433,6 +434,9 @@ class Seat(models.Model):
     cash_out_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
+    # The address the player sat down from (empty when unknown): nobody else from it may sit
+    # at the table while the seat is held (games.peer.fair_play).
+    client_address = models.CharField(max_length=ADDRESS_LENGTH, blank=True, default="")
 
     class Meta:
         verbose_name = _("seat")
@@ -569,3 +573,83 @@ class SettlementCorrection(MakerCheckerChange):
 
     def box_amounts(self) -> dict[int, Decimal]:
         return {int(box): Decimal(amount) for box, amount in self.amounts.items()}
+
+
+# The reviewed part of an alert is written once; what was raised is never changed.
+REVIEWED_ALERTS_ARE_FROZEN = "reviewed_collusion_alerts_are_frozen"
+ALERT_AS_RAISED = (
+    "raised_at", "period_start", "period_end", "currency", "first_player", "second_player",
+    "hands", "chip_flow_score", "soft_play_score", "strong_folds_score", "net_chips",
+)  # fmt: skip
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name=REVIEWED_ALERTS_ARE_FROZEN,
+        operation=pgtrigger.Update,
+        condition=pgtrigger.Q(old__reviewed_at__isnull=False),
+    ),
+    pgtrigger.Protect(name="collusion_alerts_are_kept", operation=pgtrigger.Delete),
+    pgtrigger.Protect(
+        name="raised_collusion_alerts_are_final",
+        operation=pgtrigger.Update,
+        condition=pgtrigger.AnyChange(*ALERT_AS_RAISED),
+    ),
+)
+class CollusionAlert(models.Model):
+    """A pair of players whose play together at the peer tables over a period scored at or
+    above ``COLLUSION_ALERT_SCORE`` on a collusion signal (games.peer.collusion): raised by the
+    nightly check or an auditor's "Run now", and marked reviewed, once, with a note."""
+
+    raised_at = models.DateTimeField(_("raised at"), auto_now_add=True, db_index=True)
+    period_start = models.DateTimeField(_("from"))
+    period_end = models.DateTimeField(_("to"))
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    first_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    second_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    hands = models.PositiveIntegerField(_("hands together"))
+    chip_flow_score = models.DecimalField(_("chip flow"), max_digits=8, decimal_places=2)
+    soft_play_score = models.DecimalField(_("soft play"), max_digits=8, decimal_places=2)
+    strong_folds_score = models.DecimalField(
+        _("strong hands folded"), max_digits=8, decimal_places=2
+    )
+    # Net chips from the first player to the second through the pots both were in.
+    net_chips = money_field()
+    reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    review_note = models.TextField(_("review note"), blank=True)
+
+    class Meta:
+        verbose_name = _("collusion alert")
+        verbose_name_plural = _("collusion alerts")
+        ordering = ("-raised_at", "-id")
+        permissions = [("review_collusionalert", "Can mark a collusion alert reviewed")]
+        indexes = [
+            models.Index(
+                fields=("raised_at",), condition=Q(reviewed_at__isnull=True), name="open_alerts"
+            )
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(first_player__lt=models.F("second_player")),
+                name="alert_pair_in_order",
+            ),
+            models.CheckConstraint(
+                condition=Q(reviewed_at__isnull=True, reviewed_by__isnull=True)
+                | Q(reviewed_at__isnull=False, reviewed_by__isnull=False),
+                name="alert_reviewed_by_someone",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_player} / {self.second_player} ({self.currency})"

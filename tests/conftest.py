@@ -33,3 +33,11 @@ def fresh_throttles(settings) -> None:
     # (tests/http/test_sign_in_abuse.py, tests/robustness/test_live_streams.py).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def test_clients_share_loopback(settings) -> None:
+    # Every test client and the browser tests' live server connect from 127.0.0.1, as a
+    # developer's players do: loopback is shared, as on a developer's machine. The
+    # same-address rule's own tests (tests/peer/test_same_address.py) share nothing.
+    settings.FAIR_PLAY_SHARED_ADDRESSES = ["127.0.0.1", "::1"]

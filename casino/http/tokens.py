@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.authentication import token_expires
+from casino.http.sign_ins import remember_sign_in
 from casino.http.throttling import TokenLoginThrottle
 
 
@@ -47,6 +48,7 @@ class TokenLogin(ObtainAuthToken):
             user=user, created__lte=timezone.now() - timedelta(seconds=settings.API_TOKEN_TTL)
         ).delete()
         token, _created = Token.objects.get_or_create(user=user)
+        remember_sign_in(user, request)
         return Response({"token": token.key, "expires": token_expires(token.created)})
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.urls import URLPattern
 
 from games.drawmaha import limits, replay, tasks, urls
 from games.drawmaha.serializers import hand_json
+from games.engine import drawmaha
+from games.engine.cards import Card
 from games.models import Game, Round
 from games.peer.game import PeerTableGame
+from games.peer.hands import PeerHand, PeerState
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -32,6 +35,9 @@ class DrawmahaTables(PeerTableGame):
         self, hand: Round, viewer: User | AnonymousUser
     ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]] | None]:
         return hand_json(hand), None
+
+    def folded_cards(self, hand: PeerHand[PeerState], seat: int) -> tuple[Card, ...]:
+        return cast(drawmaha.DrawmahaState, hand.state).hands[seat]
 
     def replay(self, round_: Round) -> ReplayReport:
         return replay.replay_drawmaha(round_)

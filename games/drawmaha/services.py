@@ -61,6 +61,9 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
     def load_hand(self, data: dict[str, Any]) -> Hand:
         return Hand.from_json(data)
 
+    def folded_cards(self, hand: PeerHand[drawmaha.DrawmahaState], seat: int) -> tuple[Card, ...]:
+        return hand.state.hands[seat]
+
     def new_hand(
         self,
         state: drawmaha.DrawmahaState,

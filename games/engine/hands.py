@@ -52,6 +52,7 @@ CATEGORIES: tuple[str, ...] = (
 _CATEGORY_SHIFT = 20  # five 4-bit tie-break ranks fit below the category
 _TIE_BREAK_COUNTS = (5, 4, 3, 3, 1, 5, 2, 2, 1, 1)  # tie-break ranks per category
 _ACE = 14
+_JACK = 11
 _DEUCE = 2
 _RANKS_DOWN = tuple(range(_ACE, 1, -1))
 _WEIGHT = dict(zip(range(2, 15), RANK_WEIGHTS[:13], strict=True))
@@ -315,6 +316,24 @@ def best_hand(cards: Sequence[Card]) -> HandValue:
     if not valid:
         raise _invalid(cards, "best_hand", "5 to 7 cards", range(5, 8))
     return max(map(_lookup, map(sum, combinations(hand, 5))))
+
+
+def strong_holding(cards: Sequence[Card]) -> bool:
+    """Whether a holding is ahead of most others with as many cards: two pair or better in
+    five cards, three of a kind or better in six or seven, and with fewer than five (early
+    stud streets) three of a kind, two pair or a pair of jacks or better. The collusion report
+    asks it of a folded hand: such a fold is rare."""
+    hand = tuple(cards)
+    if len(hand) >= 5:
+        needed = TWO_PAIR if len(hand) == 5 else THREE_OF_A_KIND
+        return best_hand(hand) >> _CATEGORY_SHIFT >= needed
+    ranks = [card.rank for card in hand if card.rank is not None]
+    pairs = sorted({rank for rank in ranks if ranks.count(rank) >= 2}, reverse=True)
+    return (
+        any(ranks.count(rank) >= 3 for rank in ranks)
+        or len(pairs) >= 2
+        or bool(pairs and pairs[0] >= _JACK)
+    )
 
 
 def best_omaha(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:

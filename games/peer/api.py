@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
+from casino.http.throttling import client_address
 from casino.whole_numbers import whole_number
 from games.models import Round, RoundStatus, Table
 from games.peer.selectors import PeerTable, peer_table
@@ -105,6 +106,7 @@ class SeatsView(PeerView):
             table=table,
             seat=incoming.validated_data["seat"],
             buy_in=incoming.validated_data["buy_in"],
+            client_address=client_address(request) or "",
         )
         return Response(self.table_json(request, table), status=status.HTTP_201_CREATED)
 

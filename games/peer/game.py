@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.engine.cards import Card
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer.hands import PeerHand, PeerState, from_cents
 from games.peer.services import PeerGame
@@ -39,6 +40,11 @@ class PeerTableGame(TableGame):
     ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]] | None]:
         """A hand as the viewer may see it in recall, and the events whose cards the viewer
         may see (None: every event of the finished hand)."""
+
+    @abstractmethod
+    def folded_cards(self, hand: PeerHand[PeerState], seat: int) -> tuple[Card, ...]:
+        """The cards the player at the engine ``seat`` of a finished ``hand`` held when folding
+        (a folded hand is dealt no more cards): what the collusion report ranks."""
 
     def own_rounds(self, user: User) -> Q:
         # A peer hand has no one player: it lists the players dealt in.

@@ -23,10 +23,13 @@ from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.models import ADDRESS_LENGTH
 from games.engine.betting import WAGERS
+from games.engine.cards import Card
 from games.engine.common import Event, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatus
+from games.peer import fair_play
 from games.peer.hands import (
     HAND_OPENED,
     LEFT_TABLE,
@@ -92,6 +95,11 @@ class PeerGame(ABC, Generic[State, Decision]):
         """The hand stored in ``Round.engine_state``."""
 
     @abstractmethod
+    def folded_cards(self, hand: PeerHand[State], seat: int) -> tuple[Card, ...]:
+        """The cards the player at the engine ``seat`` of a finished ``hand`` held when folding
+        (a folded hand is dealt no more cards): what the collusion report ranks."""
+
+    @abstractmethod
     def new_hand(
         self,
         state: State,
@@ -120,9 +128,19 @@ class PeerGame(ABC, Generic[State, Decision]):
     def carry_on(self, round_: Round, hand: PeerHand[State], *, actor: User | None) -> None:
         """Act at once for a player who left, whose turn it is (``leaver_to_act``)."""
 
-    def join(self, *, player: User, table: Table, seat: int, buy_in: Decimal) -> Seat:
+    def join(
+        self,
+        *,
+        player: User,
+        table: Table,
+        seat: int,
+        buy_in: Decimal,
+        client_address: str = "",
+    ) -> Seat:
         """Sit down at ``seat`` with ``buy_in`` from the wallet, within the table's seats and
-        buy-in range (refusals cite the game's rule); then start a hand if one is due."""
+        buy-in range (refusals cite the game's rule), from ``client_address`` (the request's;
+        empty when there is none), which no other seated player may share (``fair_play``);
+        then start a hand if one is due."""
         rule = self.rule
         limits = limits_in_force(table, game=self.game, rule=rule)
         seats = cast(int, limits.seats)
@@ -161,7 +179,16 @@ class PeerGame(ABC, Generic[State, Decision]):
                 starts_play=True,
                 field="buy_in",
             )
-            seating = Seat.objects.create(table=table, number=seat, player=player, chips=buy_in)
+            fair_play.check_address(
+                player=player, table=table, client_address=client_address, rule=rule
+            )
+            seating = Seat.objects.create(
+                table=table,
+                number=seat,
+                player=player,
+                chips=buy_in,
+                client_address=client_address[:ADDRESS_LENGTH],
+            )
             # The next hand's seed is committed before anyone is dealt in or antes (FS-2).
             seeds.table_pair(table)
             live.table_changed(table.pk)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.staff import audit_views, pit_views, player_views, views
+from games.staff import audit_views, fair_play_views, pit_views, player_views, views
 
 app_name = "staff"
 
@@ -76,4 +76,12 @@ urlpatterns += [
         player_views.player_statement_csv,
         name="player-statement-csv",
     ),
+]
+
+# Fair play at the peer tables (games.staff.fair_play_views).
+urlpatterns += [
+    path("fair-play/", fair_play_views.fair_play, name="fair-play"),
+    path("fair-play.csv", fair_play_views.fair_play_csv, name="fair-play-csv"),
+    path("fair-play/run/", fair_play_views.run_now, name="fair-play-run"),
+    path("fair-play/alerts/<int:pk>/review/", fair_play_views.review, name="review-alert"),
 ]

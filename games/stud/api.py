@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.http.permissions import PLAYERS_ACT, acting_user
+from casino.http.throttling import client_address
 from games.engine import stud_phh
 from games.models import Round
 from games.peer import api as peer_api
@@ -138,7 +139,10 @@ class StudRebuy(peer_api.PeerView):
         incoming.is_valid(raise_exception=True)
         table = self.table(request, pk)
         STUD.rebuy(
-            player=acting_user(request), table=table, amount=incoming.validated_data["amount"]
+            player=acting_user(request),
+            table=table,
+            amount=incoming.validated_data["amount"],
+            client_address=client_address(request) or "",
         )
         return Response(self.table_json(request, table))
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.urls import URLPattern
 
+from games.engine import stud
+from games.engine.cards import Card
 from games.models import Game, Round
 from games.peer.game import PeerTableGame
+from games.peer.hands import PeerHand, PeerState
 from games.stud import limits, replay, tasks, urls
 from games.stud.serializers import hand_json, visible_events
 
@@ -32,6 +35,9 @@ class SevenCardStudTables(PeerTableGame):
         self, hand: Round, viewer: User | AnonymousUser
     ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]] | None]:
         return hand_json(hand, viewer), visible_events(hand, viewer)
+
+    def folded_cards(self, hand: PeerHand[PeerState], seat: int) -> tuple[Card, ...]:
+        return cast(stud.StudState, hand.state).hands[seat].cards
 
     def replay(self, round_: Round) -> ReplayReport:
         return replay.replay_stud(round_)

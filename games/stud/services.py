@@ -23,9 +23,11 @@ from django.utils.translation import gettext as _
 
 from games.engine import stud
 from games.engine.betting import WAGERS, Action, ActionKind
+from games.engine.cards import Card
 from games.engine.common import Event
 from games.engine.dealer import Deck
 from games.models import Game, Round, RoundStatus, Seat, ShownHand, Table, TableLimits
+from games.peer import fair_play
 from games.peer import services as peer_services
 from games.peer.hands import PeerHand, to_cents
 from games.stud.hand import ACTIONS, FORCED, Hand, engine_table
@@ -58,6 +60,9 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
 
     def load_hand(self, data: dict[str, Any]) -> Hand:
         return Hand.from_json(data)
+
+    def folded_cards(self, hand: PeerHand[stud.StudState], seat: int) -> tuple[Card, ...]:
+        return hand.state.hands[seat].cards
 
     def new_hand(
         self,
@@ -160,10 +165,14 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
                 peer_services.start_or_schedule(self, table)
         return seating
 
-    def rebuy(self, *, player: User, table: Table, amount: Decimal) -> Seat:
+    def rebuy(
+        self, *, player: User, table: Table, amount: Decimal, client_address: str = ""
+    ) -> Seat:
         """Add chips from the wallet to the player's stack between hands. No short buys (source
         002): the stack after it is at least the table's minimum buy-in, and at most its maximum
-        (ST-1); while the player's cards are in a hand the stack is in play and cannot change."""
+        (ST-1); while the player's cards are in a hand the stack is in play and cannot change.
+        No chips go onto a table where another seated player shares the player's address, the
+        request's ``client_address`` or a sign-in since sitting down (``fair_play``)."""
         limits = limits_in_force(table, game=self.game, rule=RULE)
         low, high = cast(Decimal, limits.buy_in_min), cast(Decimal, limits.buy_in_max)
         if amount <= 0:
@@ -171,6 +180,9 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
         with transaction.atomic():
             table = peer_services.locked_table(table.pk, rule=RULE, open_only=True)
             seating = peer_services.own_seat(player, table, rule=RULE)
+            fair_play.check_address(
+                player=player, table=table, client_address=client_address, rule=RULE
+            )
             round_ = peer_services.running_hand(table)
             # Folded or not, a sitting dealt into the hand being played has its stack written by
             # every action of that hand: chips go on between its hands only.

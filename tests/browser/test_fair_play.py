@@ -1,0 +1,89 @@
+"""Fair play in Chromium, in English, Russian and Swedish at a desktop's and a phone's width:
+an auditor signs in, follows the staff frame's alert banner to the fair-play report, follows a
+hand behind the flagged pair to its replay, comes back and marks the alert reviewed; the report
+is saved as a screenshot in each language and width."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
+from playwright.sync_api import Browser, Page, expect
+
+from games.peer import alerts
+from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.peer import dump_chips
+
+COMBOS = [("en", 1280), ("ru", 390), ("sv", 1280)]
+DUMPED_HANDS = 10
+
+
+def new_page(browser: Browser, live_server, lang: str, width: int) -> Page:
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": 860},
+        locale=lang,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    return page
+
+
+@pytest.fixture
+def alert(players, stud_table, settings):
+    """Ann and Ben dumped chips over DUMPED_HANDS hands, and the check raised an alert."""
+    ann, ben, _cal = players
+    dump_chips(stud_table, ann, ben, DUMPED_HANDS, settings)
+    settings.COLLUSION_ALERT_SCORE = 2.5
+    now = timezone.now()
+    (raised,) = alerts.raise_alerts(start=now - timedelta(hours=1), end=now)
+    return raised
+
+
+@pytest.mark.parametrize(("lang", "width"), COMBOS)
+def test_an_auditor_follows_the_alert_to_a_hand_and_reviews_it(
+    lang, width, alert, auditor, browser, live_server, screenshot
+):
+    page = new_page(browser, live_server, lang, width)
+    page.goto("/accounts/login/?next=/staff/payouts/rounds/")
+    page.locator("#id_username").fill("auditor")
+    page.locator("#id_password").fill("auditor-pw")
+    page.locator("main form button[type=submit]").click()
+    banner = page.locator("#collusion-alerts")
+    with translation.override(lang):
+        expected = ngettext(
+            "%(counter)s collusion alert waits for review.",
+            "%(counter)s collusion alerts wait for review.",
+            1,
+        ) % {"counter": 1}
+        heading, review = gettext("Fair play at the peer tables"), gettext("Mark reviewed")
+    expect(banner).to_have_text(expected)
+    screenshot(page, f"fair-play-banner-{lang}-{width}")
+
+    banner.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(r"/staff/fair-play/#alerts$"))
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expect(page.locator(f"#open-alerts tr[data-alert='{alert.pk}']")).to_be_visible()
+    expect(page.locator("tr[data-pair='ann-ben']")).to_have_attribute("data-flagged", "yes")
+    screenshot(page, f"fair-play-report-{lang}-{width}")
+
+    first_hand = page.locator("tr.hands-behind a.replay").first
+    href = first_hand.get_attribute("href")
+    first_hand.click()
+    expect(page).to_have_url(f"{live_server.url}{href}")
+    expect(page.locator("#replay-check")).to_be_visible()
+    screenshot(page, f"fair-play-hand-{lang}-{width}")
+
+    page.go_back()
+    page.locator(f"#note-{alert.pk}").fill("Two accounts of one household; both closed.")
+    page.get_by_role("button", name=review).click()
+    expect(page.locator("#collusion-alerts")).to_have_count(0)
+    expect(page.locator("#reviewed-alerts")).to_contain_text("Two accounts of one household")
+    alert.refresh_from_db()
+    assert alert.reviewed_by == auditor
+    page.context.close()

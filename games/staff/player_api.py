@@ -3,6 +3,7 @@ the page. Pit staff and auditors read; players are refused (403); nothing here w
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.urls import path
@@ -16,6 +17,8 @@ from rest_framework.views import APIView
 from casino.http.permissions import HasModelPermission
 from games.staff.players import player, player_file
 from games.staff.views import READ_LEDGER, READ_ROUNDS
+from payouts.protection.conduct_api import exclusion_json
+from payouts.protection.serializers import LimitSerializer
 from payouts.protection.statement_api import statement_json
 
 READ_PLAYERS: tuple[type[BasePermission], ...] = (
@@ -40,6 +43,10 @@ class PlayerFile(APIView):
                 "statement": serializers.DictField(),
                 "seats": serializers.ListField(child=serializers.DictField()),
                 "recent_rounds": serializers.ListField(child=serializers.DictField()),
+                "limits": LimitSerializer(many=True),
+                "limit_changes": serializers.ListField(child=serializers.DictField()),
+                "exclusions": serializers.ListField(child=serializers.DictField()),
+                "reality_checks": serializers.ListField(child=serializers.DictField()),
             },
         )
     )
@@ -70,8 +77,35 @@ class PlayerFile(APIView):
                     for s in found.seats
                 ],
                 "recent_rounds": [_round(row) for row in found.rounds],
+                "limits": LimitSerializer(found.limits, many=True).data,
+                "limit_changes": [
+                    {
+                        "kind": change.limit.kind,
+                        "currency": change.limit.currency,
+                        "requested_at": change.requested_at,
+                        "old_value": _amount(change.old_value),
+                        "new_value": _amount(change.new_value),
+                        "applies_at": change.applies_at,
+                    }
+                    for change in found.limit_changes
+                ],
+                "exclusions": [exclusion_json(row.exclusion) for row in found.conduct.exclusions],
+                "reality_checks": [
+                    {
+                        "session_started_at": check.session_started_at,
+                        "due_at": check.due_at,
+                        "acknowledged_at": check.acknowledged_at,
+                        "minutes": check.minutes,
+                        "net_result": check.net_result,
+                    }
+                    for check in found.conduct.reality_checks
+                ],
             }
         )
+
+
+def _amount(value: Decimal | None) -> str | None:
+    return None if value is None else f"{value:.2f}"
 
 
 def _round(row: Any) -> dict[str, Any]:

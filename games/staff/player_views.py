@@ -49,6 +49,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "file": found,
             "statement": found.statement,
+            "conduct": found.conduct,
             "csv_url": f"{reverse('staff:player-statement-csv', args=[pk])}?{period}",
         },
     )

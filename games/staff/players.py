@@ -17,6 +17,9 @@ from casino.roles import PLAYER
 from games.models import Seat, SeatStatus
 from games.staff.review import ReviewedRound, review, reviewed_rounds
 from payouts.models import Account
+from payouts.protection.limits import LimitState, limits_of
+from payouts.protection.models import LimitChange
+from payouts.protection.selectors import Conduct, limit_history, player_conduct
 from payouts.protection.statement import Statement, statement
 from payouts.protection.statement_forms import years_before
 from payouts.selectors import wallets_of
@@ -47,6 +50,9 @@ class PlayerFile:
     statement: Statement
     seats: list[Seat]
     rounds: list[ReviewedRound]
+    limits: list[LimitState]
+    limit_changes: list[LimitChange]
+    conduct: Conduct
 
 
 def player_file(user: User) -> PlayerFile:
@@ -62,4 +68,7 @@ def player_file(user: User) -> PlayerFile:
             .order_by("table__name")
         ),
         rounds=review(list(reviewed_rounds(player=user)[:RECENT_ROUNDS])),
+        limits=limits_of(user),
+        limit_changes=limit_history(user),
+        conduct=player_conduct(user),
     )

@@ -12,6 +12,7 @@ from payouts.protection import conduct
 from payouts.protection.models import (
     REALITY_CHECK_DEFAULT_MINUTES,
     Exclusion,
+    LimitChange,
     PlaySession,
     RealityCheck,
 )
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
 
 def exclusions_of(player: User) -> list[Exclusion]:
     return list(Exclusion.objects.filter(player=player))
+
+
+def limit_history(player: User, count: int = 100) -> list[LimitChange]:
+    """The player's latest requests to change a limit, newest first."""
+    return list(LimitChange.objects.filter(limit__player=player).select_related("limit")[:count])
 
 
 def reality_check_minutes(player: User) -> int:

@@ -21,6 +21,9 @@ from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round
 from games.stud.tasks import STUD as stud
+from payouts.protection.conduct import take_exclusion
+from payouts.protection.limits import set_limit
+from payouts.protection.models import ExclusionKind, LimitKind
 from payouts.protection.statement import statement
 from payouts.services import deposit
 from tests.fixtures.tables import make_stud_table
@@ -198,3 +201,55 @@ def test_player_names_on_the_staff_screens_link_to_their_page(regular, pit):
     assert link in client.get("/staff/").content.decode()  # seated at the stud table
     joker = Round.objects.filter(player=regular).first()
     assert link in client.get(reverse("staff:round", args=[joker.pk])).content.decode()
+
+
+# The player's own protection, read by the staff ------------------------------------------------
+
+
+@pytest.fixture
+def protected(regular):
+    """Alice lowered her daily loss limit to 40.00, asked to raise her deposit limit (pending
+    the cooling-off), acknowledged no reality check yet and took a time-out of a week."""
+    set_limit(player=regular, kind=LimitKind.LOSS_DAY, currency="USD", value=D("40.00"))
+    set_limit(player=regular, kind=LimitKind.DEPOSIT_DAY, currency="USD", value=D("10.00"))
+    set_limit(player=regular, kind=LimitKind.DEPOSIT_DAY, currency="USD", value=D("500.00"))
+    take_exclusion(
+        player=regular, kind=ExclusionKind.TIME_OUT, until=timezone.now() + timedelta(days=7)
+    )
+    return regular
+
+
+@pytest.mark.parametrize("who", ["pit", "auditor"])
+def test_staff_read_the_players_limits_and_breaks(protected, request, who):
+    response = logged_in(request.getfixturevalue(who)).get(page(protected.pk))
+    found = response.context["file"]
+    loss = next(s for s in found.limits if s.kind == LimitKind.LOSS_DAY)
+    deposit_ = next(s for s in found.limits if s.kind == LimitKind.DEPOSIT_DAY)
+    assert (loss.value, loss.pending) == (D("40.00"), False)
+    assert (deposit_.value, deposit_.pending, deposit_.pending_value) == (
+        D("10.00"),
+        True,
+        D("500.00"),
+    )
+    assert [(c.limit.kind, c.old_value, c.new_value) for c in found.limit_changes] == [
+        (LimitKind.DEPOSIT_DAY, D("10.00"), D("500.00")),
+        (LimitKind.DEPOSIT_DAY, None, D("10.00")),
+        (LimitKind.LOSS_DAY, None, D("40.00")),
+    ]
+    html = response.content.decode()
+    assert 'data-testid="player-limits"' in html and 'data-testid="limit-changes"' in html
+    assert 'data-testid="exclusion-in-force"' in html
+    # Read only: no form on the page could change a limit or lift the time-out.
+    assert "<form" not in html.split('data-testid="player-limits"')[1]
+
+
+def test_the_staff_api_gives_the_players_limits_and_breaks(protected, auditor):
+    body = api_client(auditor).get(api(protected.pk)).json()
+    loss = next(row for row in body["limits"] if row["kind"] == "loss_day")
+    assert (loss["currency"], loss["value"]) == ("USD", "40.00")
+    assert [(c["kind"], c["new_value"]) for c in body["limit_changes"]][0] == (
+        "deposit_day",
+        "500.00",
+    )
+    assert [(e["kind"], e["in_force"]) for e in body["exclusions"]] == [("time_out", True)]
+    assert body["reality_checks"] == []

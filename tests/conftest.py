@@ -1,10 +1,13 @@
-"""What every test needs: fast password hashing, throttles of its own, and the shared fixtures
-of tests/fixtures registered as plugins."""
+"""What every test needs: fast password hashing, throttles of its own, the default language,
+and the shared fixtures of tests/fixtures registered as plugins."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 # The helpers' asserts explain a failure as a test module's own do.
 pytest.register_assert_rewrite("tests.fixtures")
@@ -33,3 +36,12 @@ def fresh_throttles(settings) -> None:
     # (tests/http/test_sign_in_abuse.py, tests/robustness/test_live_streams.py).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    # A request in Russian leaves Russian active in the test's thread (a server's next request
+    # sets its own): each test starts, and leaves the next, in the default language.
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -1,10 +1,13 @@
-"""What every test needs: fast password hashing, throttles of its own, and the shared fixtures
-of tests/fixtures registered as plugins."""
+"""What every test needs: fast password hashing, throttles of its own, the default language,
+and the shared fixtures of tests/fixtures registered as plugins."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 # The helpers' asserts explain a failure as a test module's own do.
 pytest.register_assert_rewrite("tests.fixtures")
@@ -36,8 +39,17 @@ def fresh_throttles(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def test_clients_share_loopback(settings) -> None:
+def clients_share_loopback(settings) -> None:
     # Every test client and the browser tests' live server connect from 127.0.0.1, as a
     # developer's players do: loopback is shared, as on a developer's machine. The
     # same-address rule's own tests (tests/peer/test_same_address.py) share nothing.
     settings.FAIR_PLAY_SHARED_ADDRESSES = ["127.0.0.1", "::1"]
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    # A request in Russian leaves Russian active in the test's thread (a server's next request
+    # sets its own): each test starts, and leaves the next, in the default language.
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -237,7 +237,8 @@ def test_staff_read_the_players_limits_and_breaks(protected, request, who):
         (LimitKind.LOSS_DAY, None, D("40.00")),
     ]
     html = response.content.decode()
-    assert 'data-testid="player-limits"' in html and 'data-testid="limit-changes"' in html
+    assert 'data-testid="player-limits"' in html
+    assert 'data-testid="limit-changes"' in html
     assert 'data-testid="exclusion-in-force"' in html
     # Read only: no form on the page could change a limit or lift the time-out.
     assert "<form" not in html.split('data-testid="player-limits"')[1]
@@ -247,7 +248,7 @@ def test_the_staff_api_gives_the_players_limits_and_breaks(protected, auditor):
     body = api_client(auditor).get(api(protected.pk)).json()
     loss = next(row for row in body["limits"] if row["kind"] == "loss_day")
     assert (loss["currency"], loss["value"]) == ("USD", "40.00")
-    assert [(c["kind"], c["new_value"]) for c in body["limit_changes"]][0] == (
+    assert next((c["kind"], c["new_value"]) for c in body["limit_changes"]) == (
         "deposit_day",
         "500.00",
     )

@@ -12,8 +12,10 @@ from django.http import HttpRequest
 from django.shortcuts import resolve_url
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy as _
 
 from casino.roles import PLAYER
+from payouts.protection.limits import near_limits
 
 # The staff screens' first pages, by the permission each needs (games.staff.views): the pit's
 # live tables, else the auditors' payouts review.
@@ -35,12 +37,28 @@ def plays_at_tables(user: User | AnonymousUser) -> bool:
     return bool(user.is_authenticated and user.groups.filter(name=PLAYER).exists())
 
 
+# The players' menu: each page's URL name and its link's words.
+PLAYER_MENU = (
+    ("play:lobby", _("Lobby")),
+    ("play:wallet", _("Wallet")),
+    ("play:recall", _("Game recall")),
+    ("play:limits", _("My limits")),
+    ("play:breaks", _("Breaks")),
+)
+
+
 def frame(request: HttpRequest) -> dict[str, Any]:
-    """Context for base.html's menu, read only when a page draws it."""
+    """Context for base.html's menu, read only when a page draws it; the limits a player is
+    near only on the pages that show the notice (the lobby, the tables, the limits)."""
     user = cast(User | AnonymousUser, getattr(request, "user", AnonymousUser()))
+    plays = SimpleLazyObject(lambda: plays_at_tables(user))
     return {
         "frame_staff_home": SimpleLazyObject(lambda: staff_home(user) or ""),
-        "frame_plays": SimpleLazyObject(lambda: plays_at_tables(user)),
+        "frame_plays": plays,
+        "frame_player_menu": PLAYER_MENU,
+        "frame_near_limits": SimpleLazyObject(
+            lambda: near_limits(cast(User, user)) if plays else []
+        ),
     }
 
 

@@ -35,6 +35,8 @@ _AUDITED_MODELS = (
     "payouts.rtpobservation",
     "payouts.reconciliationreport",
     "payouts.reversalproposal",
+    "protection.playerlimit",
+    "protection.limitchange",
     "pghistory.events",
     "pghistory.context",
 )

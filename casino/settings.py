@@ -183,6 +183,7 @@ SPECTACULAR_SETTINGS = {
         "TableStatusEnum": "games.models.TableStatus",
         "ChangeStatusEnum": "payouts.models.ChangeStatus",
         "ExclusionKindEnum": "payouts.protection.models.ExclusionKind",
+        "LimitKindEnum": "payouts.protection.models.LimitKind",
     },
 }
 

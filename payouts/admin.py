@@ -36,6 +36,7 @@ from payouts.models import (
     ReversalProposal,
     TransactionKind,
 )
+from payouts.protection.limits import LimitReached
 
 
 @admin.register(Account)
@@ -125,7 +126,7 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
                         by=acting_user(request),
                         reference=f"cage:{data['idempotency_key']}",
                     )
-            except services.LedgerError as refused:
+            except (services.LedgerError, LimitReached) as refused:
                 form.add_error(
                     refused.field if refused.field in form.fields else None, refused.message
                 )

@@ -414,7 +414,9 @@ def deposit(
     the player set (refused before anything is posted)."""
     amount = money(amount)
     with transaction.atomic():
-        gate.check_deposit(player=player, currency=currency, amount=amount)
+        # A retry of a deposit already posted is answered by it, not counted again.
+        if reference is None or not LedgerTransaction.objects.filter(reference=reference).exists():
+            gate.check_deposit(player=player, currency=currency, amount=amount)
         return _through_the_cage(
             TransactionKind.DEPOSIT, player, currency, amount, reason, by, reference
         )

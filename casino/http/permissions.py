@@ -49,10 +49,22 @@ class _HasSeedPair(BasePermission):
         return _plays_at_tables(request)
 
 
+class _GuardsOwnPlay(BasePermission):
+    message = _(
+        "Only players set the limits and breaks of their own play: staff and auditors cannot, "
+        "for themselves or for a player."
+    )
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return _plays_at_tables(request)
+
+
 # The game endpoints: anyone signed in reads (as the selectors allow), only players act.
 PLAYERS_ACT = (IsAuthenticated, _PlaysAtTables)
 # A player's own seed pair: players only, reading included.
 PLAYERS_ONLY = (IsAuthenticated, _HasSeedPair)
+# A player's own protection (limits, breaks): players only, reading included.
+OWN_PLAY_ONLY = (IsAuthenticated, _GuardsOwnPlay)
 
 
 def acting_user(request: HttpRequest) -> User:

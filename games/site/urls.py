@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("play/", views.lobby, name="lobby"),
     path("play/wallet/", views.wallet, name="wallet"),
+    path("play/limits/", views.limits, name="limits"),
     path("play/recall/", views.recall, name="recall"),
     path("play/recall/joker-draw/<int:pk>/", views.recall_round, name="recall-round"),
     path("play/recall/<slug:game>/<int:pk>/", views.recall_hand, name="recall-hand"),

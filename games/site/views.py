@@ -8,17 +8,20 @@ from typing import Any, cast
 from urllib.parse import urlencode
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.handlers.asgi import ASGIRequest
 from django.core.paginator import Paginator
-from django.db import connection
+from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from casino.frame import plays_at_tables
 from casino.http.permissions import acting_user
 from games.joker_draw import explain
 from games.joker_draw.selectors import dealt_cards, paytables_in_force
@@ -33,6 +36,9 @@ from games.tables.serializers import TableSerializer
 from payouts import selectors as money
 from payouts.models import Currency
 from payouts.protection import conduct
+from payouts.protection import limits as protection
+from payouts.protection.forms import LimitsForm
+from payouts.protection.limits import LimitRequestRefused
 
 
 def _limits_in_force(table: Table | None) -> TableLimits | None:
@@ -105,6 +111,36 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
         request,
         f"play/rules/{RULES[game]}.html",
         {"label": Game(RULES[game]).label, "rules": RULES_SLUGS},
+    )
+
+
+@login_required
+def limits(request: HttpRequest) -> HttpResponse:
+    """The player's own limits: what binds now, what waits out the cooling-off and until when,
+    how much of each is used (with the notice at 80%), and a form to change them. Staff and
+    auditors set no limits, for themselves or for a player."""
+    user = acting_user(request)
+    if not plays_at_tables(user):
+        return render(request, "play/limits.html", {"form": None})
+    form = LimitsForm(request.POST or None, states=protection.limits_of(user))
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                changed = form.save(user)
+        except LimitRequestRefused as refused:
+            form.add_error(None, refused.message)
+        else:
+            if changed:
+                messages.success(request, _("Your limits are saved."))
+            return redirect("play:limits")
+    return render(
+        request,
+        "play/limits.html",
+        {
+            "form": form,
+            "cooling_off_hours": settings.PROTECTION_COOLING_OFF_HOURS,
+            "zone": settings.CASINO_TIME_ZONE,
+        },
     )
 
 

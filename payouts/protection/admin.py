@@ -1,13 +1,39 @@
-"""The admin's read-only lists of player protection: nobody, not even a superuser, adds,
-changes or deletes an exclusion, a reality check or a play session here (an exclusion is never
-lifted early)."""
+"""Player protection in the admin, read only for everybody, superusers included: players set
+their own limits and take their own breaks, and nobody lifts an exclusion early."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from casino.readonly_admin import ReadOnlyAdmin
-from payouts.protection.models import Exclusion, PlaySession, RealityCheck
+from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
+from payouts.protection.models import (
+    Exclusion,
+    LimitChange,
+    PlayerLimit,
+    PlaySession,
+    RealityCheck,
+)
+
+
+class LimitChangeInline(ReadOnlyInline):
+    model = LimitChange
+    fields = ("requested_at", "requested_by", "old_value", "new_value", "applies_at")
+    show_change_link = False
+
+
+@admin.register(PlayerLimit)
+class PlayerLimitAdmin(ReadOnlyAdmin):
+    list_display = ("player", "kind", "currency", "value", "pending_value", "applies_at")
+    list_filter = ("kind", "currency")
+    search_fields = ("player__username",)
+    inlines = (LimitChangeInline,)
+
+
+@admin.register(LimitChange)
+class LimitChangeAdmin(ReadOnlyAdmin):
+    list_display = ("limit", "requested_at", "requested_by", "old_value", "new_value", "applies_at")
+    list_filter = ("requested_at",)
+    search_fields = ("limit__player__username",)
 
 
 @admin.register(Exclusion)

@@ -44,12 +44,12 @@ from payouts.protection.models import LimitChange, LimitKind, PlayerLimit
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-DEPOSIT_PERIODS = {
+DEPOSIT_PERIODS: dict[str, Period] = {
     LimitKind.DEPOSIT_DAY: Period.DAY,
     LimitKind.DEPOSIT_WEEK: Period.WEEK,
     LimitKind.DEPOSIT_MONTH: Period.MONTH,
 }
-LOSS_PERIODS = {
+LOSS_PERIODS: dict[str, Period] = {
     LimitKind.LOSS_DAY: Period.DAY,
     LimitKind.LOSS_WEEK: Period.WEEK,
     LimitKind.LOSS_MONTH: Period.MONTH,
@@ -59,8 +59,9 @@ MONEY_KINDS = (*DEPOSIT_PERIODS, *LOSS_PERIODS, LimitKind.MAX_STAKE)
 LOSS_TRANSACTIONS = (TransactionKind.STAKE, TransactionKind.SETTLEMENT, TransactionKind.CORRECTION)
 # At this share of a limit the player is told (RTS 12).
 NEAR_SHARE = Decimal("0.8")
-# The longest session time limit: a gaming day.
+# The longest session time limit: a gaming day; the largest money limit, what the ledger holds.
 MAX_SESSION_MINUTES = 24 * 60
+LARGEST = largest_amount(PlayerLimit, "value")
 
 
 def cooling_off() -> timedelta:
@@ -68,7 +69,10 @@ def cooling_off() -> timedelta:
 
 
 def period_of(kind: str) -> Period | None:
-    return DEPOSIT_PERIODS.get(kind) or LOSS_PERIODS.get(kind)  # type: ignore[call-overload]
+    return _PERIODS.get(kind)
+
+
+_PERIODS: dict[str, Period] = {**DEPOSIT_PERIODS, **LOSS_PERIODS}
 
 
 def resets_at(kind: str, at: datetime) -> datetime | None:
@@ -105,7 +109,7 @@ def checked_value(kind: str, value: Decimal | None) -> Decimal | None:
     ledger holds, the session time in whole minutes of one gaming day at most."""
     if value is None:
         return None
-    largest = Decimal(MAX_SESSION_MINUTES) if kind == LimitKind.SESSION_TIME else _LARGEST
+    largest = Decimal(MAX_SESSION_MINUTES) if kind == LimitKind.SESSION_TIME else LARGEST
     if not value.is_finite() or value < 0 or value > largest:
         raise LimitRequestRefused(
             _("A limit is from 0 to %(largest)s.") % {"largest": largest},
@@ -122,9 +126,6 @@ def checked_value(kind: str, value: Decimal | None) -> Decimal | None:
             code="invalid",
         )
     return value.quantize(unit)
-
-
-_LARGEST = largest_amount(PlayerLimit, "value")
 
 
 def wallet_currencies(player: User) -> list[str]:
@@ -433,13 +434,15 @@ def _over_period(
     field: str,
     code: str,
 ) -> None:
-    binding = [row for row in rows if row.in_force(now) is not None]
+    order = list(LimitKind.values)  # the shortest period first: it resets first
+    binding = sorted(
+        ((row, value) for row in rows if (value := row.in_force(now)) is not None),
+        key=lambda pair: order.index(pair[0].kind),
+    )
     if not binding:
         return
     spent = counted(player.pk, currency, now)
-    for row in sorted(binding, key=lambda row: list(LimitKind.values).index(row.kind)):
-        value = row.in_force(now)
-        assert value is not None  # noqa: S101 (binding above)
+    for row, value in binding:
         if spent[row.kind] + amount <= value:
             continue
         state = _state(row, row.kind, currency, spent, now)

@@ -63,7 +63,7 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
     if path == "/api/v1/auth/token/":
         return {405}  # POST only, and open to all
     methods = allowed_methods(route.callback)
-    if path.startswith("/api/v1/me/"):  # a player's own seed pair: players only (FS-2)
+    if path.startswith("/api/v1/me/"):  # a player's own seed pair (FS-2) and limits: players only
         if role == "anonymous":
             return {401}
         if role != "player":

@@ -1,10 +1,11 @@
-"""The player's reality checks and exclusions, under /api/v1/."""
+"""A player's own protection, under /api/v1/me/."""
 
 from django.urls import path
 
-from payouts.protection import conduct_api
+from payouts.protection import api, conduct_api
 
 urlpatterns = [
+    path("me/limits/", api.MyLimits.as_view(), name="my-limits"),
     path("me/reality-check/", conduct_api.RealityCheckView.as_view(), name="reality-check"),
     path("me/exclusions/", conduct_api.Exclusions.as_view(), name="exclusions"),
 ]

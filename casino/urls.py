@@ -14,7 +14,6 @@ api_v1 = [
     path("", include("casino.http.urls")),
     path("", include("payouts.urls")),
     path("", include("payouts.protection.urls")),
-    path("", include("payouts.protection.conduct_urls")),
     path("", include("games.tables.urls")),
     *(path("", include(game.api_urls)) for game in registry.GAMES),
     path("staff/", include("games.staff.audit_api")),

@@ -32,10 +32,11 @@ ONE_BOX = [{"box": 1, "ante": "0.30"}]
 # the accounts a round posts to are read each time (they are kept per process only once their
 # transaction commits, which a test's never does).
 SERVICE = 1
-# Every stake passes the player's protection first (payouts.protection.gate): the player's
-# own limits in the table's currency, read and locked in one statement, so that two stakes
-# racing against one limit are counted one after the other.
-PROTECTION = 1
+# Every stake passes the player's protection first (payouts.protection.gate): the play
+# session recorded, with the exclusion in force and the session time limit read back, in one
+# statement; then the player's own limits in the table's currency, read and locked in one
+# statement, so that two stakes racing against one limit are counted one after the other.
+PROTECTION = 2
 # The table (key-share locked) with the ids of the limits and paytables in force read in one
 # statement, the next nonce taken from the player's seed pair, the round and its first events
 # in one statement, the ledger's two (lock and read references; write everything).

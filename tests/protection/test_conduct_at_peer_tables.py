@@ -79,6 +79,8 @@ def test_an_excluded_seat_finishes_the_hand_and_is_cashed_out_after_it(
 def test_the_sweeper_cashes_out_an_excluded_seat_between_hands(players, stud_table):
     ann = players[0]
     stud.join(player=ann, table=stud_table, seat=1, buy_in=D("60.00"))  # alone: no hand
+    # The buy-in is a stake, and the chips at the table are still the player's.
+    assert conduct.current_session(ann).net_result == {"USD": D("0.00")}
     time_out(ann)
     sweep_overdue_rounds()
     assert seat_of(stud_table, ann).status == SeatStatus.LEFT

@@ -156,6 +156,10 @@ def test_a_time_out_refuses_a_joker_draw_opening_and_a_deposit_but_not_a_withdra
     )
     assert withdrawal.status_code == 201
     assert client.get("/api/v1/wallets/").json()[0]["balance"] == "90.00"
+    signed_in = api_client(None).post(
+        "/api/v1/auth/token/", {"username": player.username, "password": "alice-pw"}
+    )
+    assert signed_in.status_code == 200  # to withdraw and read the statement
     assert_ledger_passes()
 
 

@@ -149,6 +149,8 @@ def expected_post(route: Route, role: str) -> set[int]:
         return {409}  # a whole request too, but the sample hand is still being played (ST-10)
     if path == "/api/v1/me/seeds/rotate/":
         return {409}  # the sample player's round is unfinished: its seed stays secret (FS-7)
+    if path == "/api/v1/me/reality-check/":
+        return {200}  # an acknowledgement is a whole request: with none due it changes nothing
     return {400}
 
 

@@ -75,3 +75,33 @@ def test_a_player_reads_the_statement_picks_a_period_and_downloads_it(
     total = next(line for line in response.text().splitlines() if ",total," in line)
     assert total.startswith("alice,USD,total,")
     assert ",1025.50," in total
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "sv"])
+def test_the_statement_and_the_staff_player_page_at_each_width(
+    signed_in, live_server, player, pit, auditor, language, screenshot
+):
+    deposit(player=player, currency="USD", amount=D("25.50"), reason="cash", by=pit)
+    pages = {"player": signed_in(player), "auditor": signed_in(auditor)}
+    for page in pages.values():
+        page.context.add_cookies(
+            [
+                {
+                    "name": django_settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "url": live_server.url,
+                }
+            ]
+        )
+    for width, height in HEIGHTS.items():
+        page = pages["player"]
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/play/statement/")
+        expect(page.get_by_test_id("statement-totals")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"statement-sweep-{language}-{width}")
+        page = pages["auditor"]
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/staff/players/{player.pk}/")
+        expect(page.get_by_test_id("statement-totals")).to_contain_text(shown(language, "25.50"))
+        screenshot(page, f"staff-player-{language}-{width}")

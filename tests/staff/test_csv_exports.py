@@ -76,6 +76,8 @@ HOLDS = {
     # Each entry's reason names its round, and the round its table.
     "/staff/ledger/accounts/<int:pk>.csv": ({"tables"}, True),
     "/staff/ledger/transactions/<int:pk>.csv": ({"player"}, True),
+    # A player's statement names the player on every row.
+    "/staff/players/<int:pk>/statement.csv": ({"player"}, False),
 }
 
 
@@ -85,12 +87,15 @@ def test_the_product_has_csv_exports():
 
 
 def sample_url(url: str, player: User) -> str:
-    """The export's address, an account's and a transaction's those of the player's wallet."""
+    """The export's address, an account's and a transaction's those of the player's wallet, a
+    player's the player's."""
     wallet = Account.objects.get(owner=player, currency="USD")
     stake = LedgerEntry.objects.filter(account=wallet, amount__lt=0).order_by("id").last()
     assert stake is not None
-    return url.replace("accounts/<int:pk>", f"accounts/{wallet.pk}").replace(
-        "transactions/<int:pk>", f"transactions/{stake.transaction_id}"
+    return (
+        url.replace("accounts/<int:pk>", f"accounts/{wallet.pk}")
+        .replace("transactions/<int:pk>", f"transactions/{stake.transaction_id}")
+        .replace("players/<int:pk>", f"players/{player.pk}")
     )
 
 

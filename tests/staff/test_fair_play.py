@@ -147,6 +147,8 @@ def test_the_api_gives_the_report_of_the_period(dumped, auditor, settings):
     assert pair["chip_flow"]["player"] == "ann"
     assert len(pair["chip_flow"]["hands"]) == DUMPED_HANDS
     assert pair["chip_flow"]["hands"][0]["phh"].endswith("/phh/")
+    # Heads up there is nobody else to compare with: soft play scores 0 and lists no hands.
+    assert (pair["soft_play"]["score"], pair["soft_play"]["hands"]) == (0, [])
     # A period with no hands, and filters refused with the field named.
     empty = api.get("/api/v1/staff/fair-play/?from=2020-01-01&to=2020-01-02").json()
     assert empty["pairs"] == []

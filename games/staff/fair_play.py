@@ -84,6 +84,11 @@ def hand_links(refs: tuple[HandRef, ...]) -> list[HandLink]:
     ]
 
 
+def behind(pair: PairSignals, signal: Signal) -> tuple[HandRef, ...]:
+    """The hands behind a signal of a flagged pair that scored (others are no evidence)."""
+    return signal.hands if pair.flagged and signal.score > 0 else ()
+
+
 def report(form: FairPlayForm) -> list[PairSignals]:
     start, end = form.bounds()
     return pairs_for(start=start, end=end)
@@ -125,7 +130,7 @@ def signal_json(pair: PairSignals, signal: Signal) -> dict[str, Any]:
                 "replay": link.replay,
                 "phh": link.phh,
             }
-            for link in hand_links(signal.hands)
+            for link in hand_links(behind(pair, signal))
         ],
     }
 
@@ -154,12 +159,12 @@ def csv_row(pair: PairSignals) -> list[object]:
     def rate(value: float | None) -> object:
         return "" if value is None else f"{value:.4f}"
 
-    behind = sorted({ref.round_id for name in SIGNALS for ref in getattr(pair, name).hands})
+    hands = sorted({ref.round_id for name in SIGNALS for ref in behind(pair, getattr(pair, name))})
     soft, folds = pair.soft_play, pair.strong_folds
     return [
         pair.currency, pair.first.username, pair.second.username, pair.hands, pair.net_chips,
         f"{pair.chip_flow.score:.2f}", f"{soft.score:.2f}", _who(pair, soft.player) or "",
         rate(soft.between), rate(soft.others), f"{folds.score:.2f}",
         _who(pair, folds.player) or "", rate(folds.between), rate(folds.others),
-        "yes" if pair.flagged else "no", " ".join(map(str, behind)) if pair.flagged else "",
+        "yes" if pair.flagged else "no", " ".join(map(str, hands)),
     ]  # fmt: skip

@@ -28,6 +28,7 @@ from games.staff.fair_play import (
     CSV_COLUMNS,
     FairPlayForm,
     HandLink,
+    behind,
     csv_row,
     hand_links,
     open_alerts,
@@ -73,7 +74,7 @@ def _row(pair: PairSignals) -> PairRow:
                 label,
                 signal,
                 names.get(signal.player) if signal.player is not None else None,
-                hand_links(signal.hands) if pair.flagged else [],
+                hand_links(behind(pair, signal)),
             )
             for name, label in SIGNAL_NAMES.items()
             if (signal := getattr(pair, name)) is not None

@@ -1,18 +1,20 @@
 """Fair play in Chromium, in English, Russian and Swedish at a desktop's and a phone's width:
 an auditor signs in, follows the staff frame's alert banner to the fair-play report, follows a
-hand behind the flagged pair to its replay, comes back and marks the alert reviewed; the report
-is saved as a screenshot in each language and width."""
+hand behind the flagged pair to its replay, comes back and marks the alert reviewed; and a
+sweep saves the report in each language at both widths for reviewers."""
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 from playwright.sync_api import Browser, Page, expect
 
+from games.models import CollusionAlert
 from games.peer import alerts
 from tests.fixtures.browser import TIMEOUT
 from tests.fixtures.peer import dump_chips
@@ -87,3 +89,36 @@ def test_an_auditor_follows_the_alert_to_a_hand_and_reviews_it(
     alert.refresh_from_db()
     assert alert.reviewed_by == auditor
     page.context.close()
+
+
+def test_the_fair_play_report_in_each_language_at_both_widths(
+    players, auditor, browser, live_server, screenshot
+):
+    """A cheap sweep: an open alert (stored as the check stores one) and an empty period."""
+    ann, ben, _cal = players
+    now = timezone.now()
+    CollusionAlert.objects.create(
+        period_start=now - timedelta(days=7),
+        period_end=now,
+        currency="USD",
+        first_player=ann,
+        second_player=ben,
+        hands=150,
+        chip_flow_score=Decimal("1.20"),
+        soft_play_score=Decimal("5.03"),
+        strong_folds_score=Decimal("2.10"),
+        net_chips=Decimal("-31.50"),
+    )
+    for lang, width in [(lang, width) for lang in ("en", "ru", "sv") for width in (1280, 390)]:
+        page = new_page(browser, live_server, lang, width)
+        page.goto("/accounts/login/?next=/staff/fair-play/")
+        page.locator("#id_username").fill("auditor")
+        page.locator("#id_password").fill("auditor-pw")
+        page.locator("main form button[type=submit]").click()
+        with translation.override(lang):
+            heading = gettext("Fair play at the peer tables")
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        expect(page.locator("#open-alerts tbody tr[data-alert]")).to_have_count(1)
+        expect(page.locator("#collusion-alerts")).to_be_visible()
+        screenshot(page, f"fair-play-sweep-{lang}-{width}")
+        page.context.close()

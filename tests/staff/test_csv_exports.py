@@ -78,6 +78,8 @@ HOLDS = {
     "/staff/ledger/transactions/<int:pk>.csv": ({"player"}, True),
     # A player's statement names the player on every row.
     "/staff/players/<int:pk>/statement.csv": ({"player"}, False),
+    # Pairs of players at the peer tables: the joker draw's boxes make none.
+    "/staff/fair-play.csv": (set(), False),
 }
 
 

@@ -5,10 +5,12 @@ refused with 400 naming the parameter, never answered with a server error."""
 from __future__ import annotations
 
 import io
+from datetime import date
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.tables import gaming_day
 from tests.fixtures.users import api_client, logged_in
 
 LAST_CALENDAR_DAY = "9999-12-31"
@@ -91,3 +93,19 @@ def test_odds_other_than_a_few_ascii_digits_are_refused_beside_the_line(
     assert response.status_code == 400  # the form again, with the error beside the line
     assert "pair" in response.context["form"].errors
     assert not paytable.versions.filter(status="draft").exists()
+
+
+@pytest.mark.django_db
+def test_the_hold_chart_draws_one_gaming_day_however_long_the_range_asked(auditor, monkeypatch):
+    """A year of days for every table would keep a web worker drawing for minutes: the chart
+    reads the one gaming day the report's page shows."""
+    read = []
+    monkeypatch.setattr(
+        gaming_day, "daily_rows", lambda first, last: read.append((first, last)) or []
+    )
+    response = logged_in(auditor).get(
+        "/staff/gaming-day/chart.png", {"date": "2026-01-01", "to": "2026-12-31"}
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    assert read == [(date(2026, 1, 1), date(2026, 1, 1))]

@@ -19,6 +19,7 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
 
+from casino.gaming_day import gaming_day_of
 from casino.roles import PLAYER
 from games.drawmaha.tasks import DRAWMAHA
 from games.engine import drawmaha as drawmaha_engine
@@ -32,7 +33,6 @@ from games.peer.collusion import pairs_for, read_hand
 from games.peer.tasks import raise_collusion_alerts
 from games.stud.hand import Hand
 from games.stud.tasks import STUD
-from games.tables.gaming_day import gaming_day_of
 from payouts.services import deposit
 from tests.fixtures.peer import act_passively, dump_chips, running, seat_everyone
 from tests.fixtures.users import api_client, logged_in, make_user

@@ -23,7 +23,6 @@ from payouts.protection import conduct, limits
 from payouts.protection.models import ExclusionKind, LimitKind
 from payouts.reconciliation import record_report
 from payouts.services import propose_house_reversal
-
 from tests.fixtures.latin_words import latin_words, names_made
 from tests.fixtures.users import logged_in
 from tests.fixtures.world import World

@@ -103,11 +103,11 @@ def more_rows(world: World) -> None:
     )
     shortest, _longest = conduct.exclusion_range(ExclusionKind.TIME_OUT, timezone.now())
     conduct.take_exclusion(player=world.other_player, kind=ExclusionKind.TIME_OUT, until=shortest)
-    box = world.settled_round.box_settlements.values_list("box", flat=True).first()
+    box = world.settled_round.box_settlements.values_list("box", flat=True)[0]
     propose_correction(
         world.settled_round, amounts={box: Decimal("0.10")}, reason="paid short", by=world.pit
     )
-    funding = LedgerTransaction.objects.filter(kind=TransactionKind.HOUSE_FUNDING).first()
+    funding = LedgerTransaction.objects.filter(kind=TransactionKind.HOUSE_FUNDING)[0]
     propose_house_reversal(funding, reason="funded twice", by=world.pit)
     observe_rtp()
     record_report()

@@ -41,15 +41,24 @@ class TableStatus(models.TextChoices):
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
 class Table(models.Model):
-    name = models.CharField(max_length=80, unique=True)
-    game = models.CharField(max_length=20, choices=Game.choices)
-    currency = models.CharField(max_length=3, choices=Currency.choices)
-    status = models.CharField(max_length=6, choices=TableStatus.choices, default=TableStatus.CLOSED)
+    name = models.CharField(verbose_name=_("name"), max_length=80, unique=True)
+    game = models.CharField(verbose_name=_("game"), max_length=20, choices=Game.choices)
+    currency = models.CharField(verbose_name=_("currency"), max_length=3, choices=Currency.choices)
+    status = models.CharField(
+        verbose_name=_("status"),
+        max_length=6,
+        choices=TableStatus.choices,
+        default=TableStatus.CLOSED,
+    )
     # Why pit staff last opened or closed the table: shown to its players and kept, with who
     # and when, in the table's change history.
-    status_reason = models.CharField(max_length=500, blank=True)
-    status_changed_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    status_reason = models.CharField(
+        verbose_name=_("reason for the status"), max_length=500, blank=True
+    )
+    status_changed_at = models.DateTimeField(
+        verbose_name=_("status changed at"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("table")
@@ -80,52 +89,92 @@ class Table(models.Model):
 class TableLimits(MakerCheckerChange):
     """One version of a table's limits; only the fields of the table's game are set."""
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="limits_versions")
-    number = models.PositiveIntegerField()
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="limits_versions"
+    )
+    number = models.PositiveIntegerField(verbose_name=_("version"))
 
     # Joker draw poker (JD-2, JD-13, JD-14, JD-15, JD-16).
-    min_ante = money_field(null=True, blank=True)
-    max_ante = money_field(null=True, blank=True)
-    ante_step = money_field(null=True, blank=True)
-    bonus_min = money_field(null=True, blank=True)
-    bonus_max = money_field(null=True, blank=True)
-    boxes_per_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    decision_timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
+    min_ante = money_field(verbose_name=_("minimum ante"), null=True, blank=True)
+    max_ante = money_field(verbose_name=_("maximum ante"), null=True, blank=True)
+    ante_step = money_field(verbose_name=_("ante step"), null=True, blank=True)
+    bonus_min = money_field(verbose_name=_("minimum BONUS bet"), null=True, blank=True)
+    bonus_max = money_field(verbose_name=_("maximum BONUS bet"), null=True, blank=True)
+    boxes_per_round = models.PositiveSmallIntegerField(
+        verbose_name=_("boxes per round"), null=True, blank=True
+    )
+    decision_timeout_seconds = models.PositiveIntegerField(
+        verbose_name=_("decision time (seconds)"), null=True, blank=True
+    )
     bet_paytable = models.ForeignKey(
-        Paytable, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Paytable,
+        verbose_name=_("bet paytable"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     bonus_paytable = models.ForeignKey(
-        Paytable, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Paytable,
+        verbose_name=_("BONUS paytable"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     # The RTP band (percent) each paytable of this table must return within, by its computed
     # RTP (JD-14): the bet game and the BONUS return very different amounts, so each has its own.
-    bet_rtp_min_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
-    bet_rtp_max_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    bet_rtp_min_percent = models.DecimalField(
+        verbose_name=_("bet RTP minimum (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
+    bet_rtp_max_percent = models.DecimalField(
+        verbose_name=_("bet RTP maximum (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
     bonus_rtp_min_percent = models.DecimalField(
-        max_digits=5, decimal_places=2, null=True, blank=True
+        verbose_name=_("BONUS RTP minimum (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
     )
     bonus_rtp_max_percent = models.DecimalField(
-        max_digits=5, decimal_places=2, null=True, blank=True
+        verbose_name=_("BONUS RTP maximum (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
     )
 
     # Seven-card stud (ST-1, ST-13).
-    ante = money_field(null=True, blank=True)
-    bring_in = money_field(null=True, blank=True)
-    small_bet = money_field(null=True, blank=True)
-    big_bet = money_field(null=True, blank=True)
+    ante = money_field(verbose_name=_("ante"), null=True, blank=True)
+    bring_in = money_field(verbose_name=_("bring-in"), null=True, blank=True)
+    small_bet = money_field(verbose_name=_("small bet"), null=True, blank=True)
+    big_bet = money_field(verbose_name=_("big bet"), null=True, blank=True)
 
     # Drawmaha (DM-1, DM-5).
-    small_blind = money_field(null=True, blank=True)
-    big_blind = money_field(null=True, blank=True)
-    draw_limit = models.BooleanField(null=True, blank=True)
+    small_blind = money_field(verbose_name=_("small blind"), null=True, blank=True)
+    big_blind = money_field(verbose_name=_("big blind"), null=True, blank=True)
+    draw_limit = models.BooleanField(verbose_name=_("limit on the draw"), null=True, blank=True)
 
     # Peer games: seats, buy-in, rake (ST-13, DM-12) and the action timer.
-    seats = models.PositiveSmallIntegerField(null=True, blank=True)
-    rake_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
-    rake_cap = money_field(null=True, blank=True)
-    buy_in_min = money_field(null=True, blank=True)
-    buy_in_max = money_field(null=True, blank=True)
-    action_timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
+    seats = models.PositiveSmallIntegerField(verbose_name=_("seats"), null=True, blank=True)
+    rake_percent = models.DecimalField(
+        verbose_name=_("rake (%)"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    rake_cap = money_field(verbose_name=_("rake cap"), null=True, blank=True)
+    buy_in_min = money_field(verbose_name=_("minimum buy-in"), null=True, blank=True)
+    buy_in_max = money_field(verbose_name=_("maximum buy-in"), null=True, blank=True)
+    action_timeout_seconds = models.PositiveIntegerField(
+        verbose_name=_("action time (seconds)"), null=True, blank=True
+    )
     # Sitting out: a player out of time on this many hands in a row is sat out (dealt no hand,
     # charged no ante or blind) until back, and cashed out after this many minutes sat out.
     # Empty in versions from before the setting: the peer games' defaults apply.
@@ -183,6 +232,7 @@ class SeedPair(models.Model):
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -190,17 +240,25 @@ class SeedPair(models.Model):
         db_index=False,  # covered by the (player, status) constraint's index
     )
     table = models.ForeignKey(
-        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="seed_pairs"
+        Table,
+        verbose_name=_("table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seed_pairs",
     )
     status = models.CharField(
-        max_length=8, choices=SeedPairStatus.choices, default=SeedPairStatus.CURRENT
+        verbose_name=_("status"),
+        max_length=8,
+        choices=SeedPairStatus.choices,
+        default=SeedPairStatus.CURRENT,
     )
-    server_seed = models.CharField(max_length=64)
-    commitment = models.CharField(max_length=64)
-    client_seed = models.CharField(max_length=64, blank=True)
-    next_nonce = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    revealed_at = models.DateTimeField(null=True, blank=True)
+    server_seed = models.CharField(verbose_name=_("server seed"), max_length=64)
+    commitment = models.CharField(verbose_name=_("commitment"), max_length=64)
+    client_seed = models.CharField(verbose_name=_("client seed"), max_length=64, blank=True)
+    next_nonce = models.PositiveIntegerField(verbose_name=_("next round number"), default=1)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    revealed_at = models.DateTimeField(verbose_name=_("revealed at"), null=True, blank=True)
 
     # Never a column, filter, search or ordering of any admin list (casino.admin_site).
     SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("server_seed",)
@@ -262,13 +320,18 @@ class Round(models.Model):
     # below, the seed pair through (seed_pair, nonce); an index of their own would be one more
     # to write with every round.
     table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, related_name="rounds", db_index=False
+        Table,
+        verbose_name=_("table"),
+        on_delete=models.PROTECT,
+        related_name="rounds",
+        db_index=False,
     )
     # A joker draw round's number under its player's seed pair; a peer hand's number at its
     # table (FS-2).
-    nonce = models.PositiveIntegerField()
+    nonce = models.PositiveIntegerField(verbose_name=_("round number"))
     seed_pair = models.ForeignKey(
         SeedPair,
+        verbose_name=_("seed pair"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -278,6 +341,7 @@ class Round(models.Model):
     )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -286,19 +350,23 @@ class Round(models.Model):
         db_index=False,
     )
     status = models.CharField(
-        max_length=10, choices=RoundStatus.choices, default=RoundStatus.DECIDING
+        verbose_name=_("status"),
+        max_length=10,
+        choices=RoundStatus.choices,
+        default=RoundStatus.DECIDING,
     )
-    commitment = models.CharField(max_length=64)
+    commitment = models.CharField(verbose_name=_("commitment"), max_length=64)
     # Only rounds from before seed pairs keep their server seed here; the others' is their
     # pair's, shown once the pair is revealed (`revealed_server_seed`).
-    server_seed = models.CharField(max_length=64, blank=True)
+    server_seed = models.CharField(verbose_name=_("server seed"), max_length=64, blank=True)
     # A peer hand's client seed joins every dealt player's ("seat=seed,..."): up to eight of
     # 64 characters each, so no length a player can choose may stop the table dealing.
-    client_seed = models.TextField()
-    engine_state = models.JSONField()
+    client_seed = models.TextField(verbose_name=_("client seed"))
+    engine_state = models.JSONField(verbose_name=_("game state"))
     # Rounds are never looked up by paytable version (the box settlements are, and keep theirs).
     bet_paytable_version = models.ForeignKey(
         PaytableVersion,
+        verbose_name=_("bet paytable version"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -307,21 +375,32 @@ class Round(models.Model):
     )
     bonus_paytable_version = models.ForeignKey(
         PaytableVersion,
+        verbose_name=_("BONUS paytable version"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
         db_index=False,
     )
-    decision_deadline = models.DateTimeField(null=True, blank=True)
-    history_length = models.PositiveIntegerField(default=0, editable=False)
+    decision_deadline = models.DateTimeField(verbose_name=_("decide by"), null=True, blank=True)
+    history_length = models.PositiveIntegerField(
+        verbose_name=_("events in the hand history"), default=0, editable=False
+    )
     # What a banked round holds of the house bankroll for its top payout, from its opening
     # until it is settled or voided (`ledger_check` proves the holds of the open rounds are
     # what the house's reserved account holds).
-    house_hold = money_field(default=Decimal("0.00"), editable=False)
-    void_reason = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    settled_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    house_hold = money_field(
+        verbose_name=_("house bankroll held"), default=Decimal("0.00"), editable=False
+    )
+    void_reason = models.CharField(
+        verbose_name=_("reason for the void"), max_length=500, blank=True
+    )
+    created_at = models.DateTimeField(
+        verbose_name=_("created at"), auto_now_add=True, db_index=True
+    )
+    settled_at = models.DateTimeField(
+        verbose_name=_("settled at"), null=True, blank=True, db_index=True
+    )
 
     class Meta:
         verbose_name = _("round")
@@ -384,15 +463,24 @@ class RoundEvent(models.Model):
 
     # Indexed by (round, sequence).
     round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, related_name="events", db_index=False
+        Round,
+        verbose_name=_("round"),
+        on_delete=models.PROTECT,
+        related_name="events",
+        db_index=False,
     )
-    sequence = models.PositiveIntegerField()
-    kind = models.CharField(max_length=30)
-    data = models.JSONField()
+    sequence = models.PositiveIntegerField(verbose_name=_("number in the hand"))
+    kind = models.CharField(verbose_name=_("event"), max_length=30)
+    data = models.JSONField(verbose_name=_("facts"))
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("acted by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("round event")
@@ -416,27 +504,45 @@ class Seat(models.Model):
     """A player's seat at a peer table. ``chips`` is the stack in front of the player, not counting
     chips already in the pot: the player's share of the house's table chips account."""
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
-    number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    chips = money_field()
-    status = models.CharField(max_length=8, choices=SeatStatus.choices, default=SeatStatus.SEATED)
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="seatings"
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    chips = money_field(verbose_name=_("chips"))
+    status = models.CharField(
+        verbose_name=_("status"),
+        max_length=8,
+        choices=SeatStatus.choices,
+        default=SeatStatus.SEATED,
+    )
     # Stud's ante is posted automatically; a player who switches that off sits out, is dealt
     # no hand and pays no ante until switching it on again (ST-1, source 002).
-    auto_ante = models.BooleanField(default=True)
+    auto_ante = models.BooleanField(verbose_name=_("automatic ante"), default=True)
     # Hands in a row on which the player ran out of time (the last one's number beside it, so a
     # hand counts once); acting in time starts the count again. At the table's limit the player
     # is sat out from ``sat_out_at`` until back, or cashed out at ``cash_out_at`` (the table's
     # time sat out when it began).
-    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
-    last_timeout_hand = models.PositiveIntegerField(null=True, blank=True)
-    sat_out_at = models.DateTimeField(null=True, blank=True)
-    cash_out_at = models.DateTimeField(null=True, blank=True)
-    joined_at = models.DateTimeField(auto_now_add=True)
-    left_at = models.DateTimeField(null=True, blank=True)
+    timeouts_in_a_row = models.PositiveSmallIntegerField(
+        verbose_name=_("hands timed out in a row"), default=0
+    )
+    last_timeout_hand = models.PositiveIntegerField(
+        verbose_name=_("last hand timed out"), null=True, blank=True
+    )
+    sat_out_at = models.DateTimeField(verbose_name=_("sat out at"), null=True, blank=True)
+    cash_out_at = models.DateTimeField(verbose_name=_("cashed out at"), null=True, blank=True)
+    joined_at = models.DateTimeField(verbose_name=_("sat down at"), auto_now_add=True)
+    left_at = models.DateTimeField(verbose_name=_("left at"), null=True, blank=True)
     # The address the player sat down from (empty when unknown): nobody else from it may sit
     # at the table while the seat is held (games.peer.fair_play).
-    client_address = models.CharField(max_length=ADDRESS_LENGTH, blank=True, default="")
+    client_address = models.CharField(
+        verbose_name=_("sat down from address"), max_length=ADDRESS_LENGTH, blank=True, default=""
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -467,10 +573,19 @@ class ShownHand(models.Model):
     """A stud hand its winner chose to show after the hand, the bets not having been called
     (ST-10): from then on the hand's players see its cards in the hand history."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="shown_hands")
-    seat = models.PositiveSmallIntegerField(help_text=_("The table seat, as in the hand's seats."))
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    shown_at = models.DateTimeField(auto_now_add=True)
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="shown_hands"
+    )
+    seat = models.PositiveSmallIntegerField(
+        verbose_name=_("seat"), help_text=_("The table seat, as in the hand's seats.")
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    shown_at = models.DateTimeField(verbose_name=_("shown at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("hand shown")
@@ -496,37 +611,56 @@ class BoxSettlement(models.Model):
 
     # Indexed by (round, box).
     round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, related_name="box_settlements", db_index=False
+        Round,
+        verbose_name=_("round"),
+        on_delete=models.PROTECT,
+        related_name="box_settlements",
+        db_index=False,
     )
-    box = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
-    currency = models.CharField(max_length=3, choices=Currency.choices)
-    status = models.CharField(max_length=10)
-    initial_cards = models.CharField(max_length=20)
-    final_cards = models.CharField(max_length=20)
-    category = models.CharField(max_length=20, db_index=True)
-    hand = models.CharField(max_length=60)
-    dealer_cards = models.CharField(max_length=20)
-    dealer_category = models.CharField(max_length=20)
-    dealer_qualifies = models.BooleanField()
-    ante_staked = money_field()
-    bet_staked = money_field()
-    bonus_staked = money_field()
+    box = models.PositiveSmallIntegerField(verbose_name=_("box"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="+"
+    )
+    currency = models.CharField(verbose_name=_("currency"), max_length=3, choices=Currency.choices)
+    status = models.CharField(verbose_name=_("status"), max_length=10)
+    initial_cards = models.CharField(verbose_name=_("cards dealt"), max_length=20)
+    final_cards = models.CharField(verbose_name=_("cards after the draw"), max_length=20)
+    category = models.CharField(verbose_name=_("hand rank"), max_length=20, db_index=True)
+    hand = models.CharField(verbose_name=_("hand"), max_length=60)
+    dealer_cards = models.CharField(verbose_name=_("dealer's cards"), max_length=20)
+    dealer_category = models.CharField(verbose_name=_("dealer's hand rank"), max_length=20)
+    dealer_qualifies = models.BooleanField(verbose_name=_("dealer qualifies"))
+    ante_staked = money_field(verbose_name=_("ante staked"))
+    bet_staked = money_field(verbose_name=_("bet staked"))
+    bonus_staked = money_field(verbose_name=_("BONUS staked"))
     bet_paytable_version = models.ForeignKey(
-        PaytableVersion, on_delete=models.PROTECT, related_name="+"
+        PaytableVersion,
+        verbose_name=_("bet paytable version"),
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    bet_line = models.CharField(max_length=20, blank=True)
+    bet_line = models.CharField(verbose_name=_("bet paytable line"), max_length=20, blank=True)
     bonus_paytable_version = models.ForeignKey(
-        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        PaytableVersion,
+        verbose_name=_("BONUS paytable version"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    bonus_category = models.CharField(max_length=20, blank=True)
-    bonus_line = models.CharField(max_length=20, blank=True)
-    ante_result = money_field()
-    bet_result = money_field()
-    bonus_result = money_field()
-    total_result = money_field()
-    settled_at = models.DateTimeField(db_index=True)
+    bonus_category = models.CharField(verbose_name=_("BONUS hand rank"), max_length=20, blank=True)
+    bonus_line = models.CharField(verbose_name=_("BONUS paytable line"), max_length=20, blank=True)
+    ante_result = money_field(verbose_name=_("ante result"))
+    bet_result = money_field(verbose_name=_("bet result"))
+    bonus_result = money_field(verbose_name=_("BONUS result"))
+    total_result = money_field(verbose_name=_("total result"))
+    settled_at = models.DateTimeField(verbose_name=_("settled at"), db_index=True)
 
     class Meta:
         verbose_name = _("box settlement")
@@ -549,11 +683,18 @@ class SettlementCorrection(MakerCheckerChange):
     transaction of the round, shown beside the payout record and by the replay.
     """
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="corrections")
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="corrections"
+    )
     # {"box": "signed amount"}, e.g. {"1": "2.40", "2": "-0.60"}.
-    amounts = models.JSONField()
+    amounts = models.JSONField(verbose_name=_("amounts per box"))
     transaction = models.OneToOneField(
-        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        LedgerTransaction,
+        verbose_name=_("transaction"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
 
     class Meta:
@@ -606,10 +747,16 @@ class CollusionAlert(models.Model):
     period_end = models.DateTimeField(_("to"))
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
     first_player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("first player"),
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     second_player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("second player"),
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     hands = models.PositiveIntegerField(_("hands together"))
     chip_flow_score = models.DecimalField(_("chip flow"), max_digits=8, decimal_places=2)
@@ -618,10 +765,11 @@ class CollusionAlert(models.Model):
         _("strong hands folded"), max_digits=8, decimal_places=2
     )
     # Net chips from the first player to the second through the pots both were in.
-    net_chips = money_field()
+    net_chips = money_field(verbose_name=_("net chips to the second player"))
     reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("reviewed by"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,

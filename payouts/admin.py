@@ -71,13 +71,17 @@ class ReverseForm(forms.Form):
 
 @admin.register(LedgerTransaction)
 class LedgerTransactionAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "reason", "reference", "created_by", "created_at")
+    list_display = ("number", "kind", "reason", "reference", "created_by", "created_at")
     list_filter = ("kind",)
     search_fields = ("reason", "reference", "entries__account__owner__username")
     inlines = (LedgerEntryInline,)
     readonly_fields = ("kind", "reason", "reference", "reverses", "created_by", "created_at")
     change_list_template = "admin/payouts/ledgertransaction/change_list.html"
     change_form_template = "admin/payouts/ledgertransaction/change_form.html"
+
+    @admin.display(description=gettext_lazy("transaction no."), ordering="id")
+    def number(self, txn: LedgerTransaction) -> int:
+        return txn.pk
 
     def render_change_form(
         self,

@@ -71,10 +71,11 @@ HOUSE_KINDS = tuple(kind for kind in AccountKind if kind != AccountKind.PLAYER_W
 
 
 class Account(models.Model):
-    kind = models.CharField(max_length=20, choices=AccountKind.choices)
-    currency = models.CharField(max_length=3, choices=Currency.choices)
+    kind = models.CharField(verbose_name=_("kind"), max_length=20, choices=AccountKind.choices)
+    currency = models.CharField(verbose_name=_("currency"), max_length=3, choices=Currency.choices)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -82,8 +83,8 @@ class Account(models.Model):
     )
     # Cached sum of this account's entries, kept in the same database transaction under a
     # row lock; `ledger_check` proves it equal to the sum.
-    balance = money_field(default=Decimal("0.00"), editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    balance = money_field(verbose_name=_("balance"), default=Decimal("0.00"), editable=False)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("account")
@@ -138,18 +139,32 @@ class TransactionKind(models.TextChoices):
     ),
 )
 class LedgerTransaction(models.Model):
-    kind = models.CharField(max_length=20, choices=TransactionKind.choices)
-    reason = models.CharField(max_length=500, blank=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=20, choices=TransactionKind.choices)
+    reason = models.CharField(verbose_name=_("reason"), max_length=500, blank=True)
     # A unique business reference ("joker-round:42:settle") makes a posting happen at most
     # once, whatever retries or crashes come before it.
-    reference = models.CharField(max_length=200, unique=True, null=True, blank=True)
+    reference = models.CharField(
+        verbose_name=_("reference"), max_length=200, unique=True, null=True, blank=True
+    )
     reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+        "self",
+        verbose_name=_("reverses"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(
+        verbose_name=_("created at"), auto_now_add=True, db_index=True
+    )
 
     class Meta:
         verbose_name = _("ledger transaction")
@@ -189,16 +204,23 @@ class LedgerTransaction(models.Model):
 )
 class LedgerEntry(models.Model):
     transaction = models.ForeignKey(
-        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+        LedgerTransaction,
+        verbose_name=_("transaction"),
+        on_delete=models.PROTECT,
+        related_name="entries",
     )
     # Indexed by (account, id).
     account = models.ForeignKey(
-        Account, on_delete=models.PROTECT, related_name="entries", db_index=False
+        Account,
+        verbose_name=_("account"),
+        on_delete=models.PROTECT,
+        related_name="entries",
+        db_index=False,
     )
     # Positive adds to the account's balance, negative takes from it.
-    amount = money_field()
-    currency = models.CharField(max_length=3, choices=Currency.choices)
-    created_at = models.DateTimeField(auto_now_add=True)
+    amount = money_field(verbose_name=_("amount"))
+    currency = models.CharField(verbose_name=_("currency"), max_length=3, choices=Currency.choices)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("ledger entry")
@@ -216,14 +238,18 @@ class IdempotentRequest(models.Model):
 
     # Indexed by (user, key).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
     )
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64)
-    status_code = models.PositiveSmallIntegerField()
+    key = models.CharField(verbose_name=_("idempotency key"), max_length=255)
+    fingerprint = models.CharField(verbose_name=_("request fingerprint"), max_length=64)
+    status_code = models.PositiveSmallIntegerField(verbose_name=_("response status"))
     # The rendered bytes, so a replay is identical to the first response, key order included.
-    response_body = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    response_body = models.TextField(verbose_name=_("response"))
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("idempotent request")
@@ -244,17 +270,29 @@ class MakerCheckerChange(models.Model):
     """A configuration change that a second staff member must approve (separation of duties)."""
 
     status = models.CharField(
-        max_length=10, choices=ChangeStatus.choices, default=ChangeStatus.DRAFT
+        verbose_name=_("status"),
+        max_length=10,
+        choices=ChangeStatus.choices,
+        default=ChangeStatus.DRAFT,
     )
-    reason = models.CharField(max_length=500)
+    reason = models.CharField(verbose_name=_("reason"), max_length=500)
     proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("proposed by"),
+        null=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    proposed_at = models.DateTimeField(auto_now_add=True)
+    proposed_at = models.DateTimeField(verbose_name=_("proposed at"), auto_now_add=True)
     approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("approved by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_at = models.DateTimeField(verbose_name=_("approved at"), null=True, blank=True)
 
     class Meta:
         abstract = True
@@ -266,10 +304,18 @@ class ReversalProposal(MakerCheckerChange):
     member approves it."""
 
     original = models.ForeignKey(
-        LedgerTransaction, on_delete=models.PROTECT, related_name="reversal_proposals"
+        LedgerTransaction,
+        verbose_name=_("transaction reversed"),
+        on_delete=models.PROTECT,
+        related_name="reversal_proposals",
     )
     reversal = models.OneToOneField(
-        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        LedgerTransaction,
+        verbose_name=_("reversal"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
 
     class Meta:
@@ -311,9 +357,9 @@ class PaytableCategory(models.TextChoices):
 class Paytable(models.Model):
     """A named paytable (JD-14); what it pays is in its versions."""
 
-    name = models.SlugField(max_length=60, unique=True)
-    kind = models.CharField(max_length=5, choices=PaytableKind.choices)
-    description = models.CharField(max_length=500, blank=True)
+    name = models.SlugField(verbose_name=_("name"), max_length=60, unique=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=5, choices=PaytableKind.choices)
+    description = models.CharField(verbose_name=_("description"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("paytable")
@@ -338,8 +384,10 @@ class Paytable(models.Model):
 class PaytableVersion(MakerCheckerChange):
     """One version of a paytable: a draft until a second staff member approves it (JD-14)."""
 
-    paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="versions")
-    number = models.PositiveIntegerField()
+    paytable = models.ForeignKey(
+        Paytable, verbose_name=_("paytable"), on_delete=models.PROTECT, related_name="versions"
+    )
+    number = models.PositiveIntegerField(verbose_name=_("version"))
 
     class Meta:
         verbose_name = _("paytable version")
@@ -387,10 +435,17 @@ class PaytableVersion(MakerCheckerChange):
 class PaytableLine(models.Model):
     """`category -> odds` as an exact fraction: pays numerator for every denominator staked."""
 
-    version = models.ForeignKey(PaytableVersion, on_delete=models.PROTECT, related_name="lines")
-    category = models.CharField(max_length=20, choices=PaytableCategory.choices)
-    odds_numerator = models.PositiveIntegerField()
-    odds_denominator = models.PositiveIntegerField(default=1)
+    version = models.ForeignKey(
+        PaytableVersion,
+        verbose_name=_("paytable version"),
+        on_delete=models.PROTECT,
+        related_name="lines",
+    )
+    category = models.CharField(
+        verbose_name=_("hand rank"), max_length=20, choices=PaytableCategory.choices
+    )
+    odds_numerator = models.PositiveIntegerField(verbose_name=_("odds: paid"))
+    odds_denominator = models.PositiveIntegerField(verbose_name=_("odds: staked"), default=1)
 
     class Meta:
         verbose_name = _("paytable line")
@@ -427,29 +482,52 @@ class RtpRun(models.Model):
     """
 
     paytable_version = models.ForeignKey(
-        PaytableVersion, on_delete=models.PROTECT, related_name="rtp_runs"
+        PaytableVersion,
+        verbose_name=_("paytable version measured"),
+        on_delete=models.PROTECT,
+        related_name="rtp_runs",
     )
     bet_paytable_version = models.ForeignKey(
-        PaytableVersion, on_delete=models.PROTECT, related_name="+"
+        PaytableVersion,
+        verbose_name=_("bet paytable version"),
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     bonus_paytable_version = models.ForeignKey(
-        PaytableVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        PaytableVersion,
+        verbose_name=_("BONUS paytable version"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    lines = models.JSONField(help_text=_("The odds simulated, per paytable kind."))
-    strategy_name = models.CharField(max_length=40)
-    strategy = models.JSONField(help_text=_("The player's strategy as a rule table."))
-    rounds = models.PositiveBigIntegerField()
-    chunk_rounds = models.PositiveIntegerField()
-    seed = models.PositiveBigIntegerField()
+    lines = models.JSONField(
+        verbose_name=_("lines"), help_text=_("The odds simulated, per paytable kind.")
+    )
+    strategy_name = models.CharField(verbose_name=_("strategy"), max_length=40)
+    strategy = models.JSONField(
+        verbose_name=_("strategy"), help_text=_("The player's strategy as a rule table.")
+    )
+    rounds = models.PositiveBigIntegerField(verbose_name=_("rounds"))
+    chunk_rounds = models.PositiveIntegerField(verbose_name=_("rounds per chunk"))
+    seed = models.PositiveBigIntegerField(verbose_name=_("seed"))
     status = models.CharField(
-        max_length=8, choices=RtpRunStatus.choices, default=RtpRunStatus.RUNNING
+        verbose_name=_("status"),
+        max_length=8,
+        choices=RtpRunStatus.choices,
+        default=RtpRunStatus.RUNNING,
     )
-    result = models.JSONField(null=True, blank=True)
+    result = models.JSONField(verbose_name=_("result"), null=True, blank=True)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
@@ -476,14 +554,18 @@ class RtpChunk(models.Model):
     """One chunk's exact tally; written once, so a chunk computed twice (a retried task) counts
     once."""
 
-    run = models.ForeignKey(RtpRun, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
-    seed = models.CharField(
-        max_length=40, help_text=_("Derived from the run's seed and the index.")
+    run = models.ForeignKey(
+        RtpRun, verbose_name=_("RTP run"), on_delete=models.CASCADE, related_name="chunks"
     )
-    rounds = models.PositiveIntegerField()
-    tally = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    index = models.PositiveIntegerField(verbose_name=_("chunk number"))
+    seed = models.CharField(
+        verbose_name=_("chunk seed"),
+        max_length=40,
+        help_text=_("Derived from the run's seed and the index."),
+    )
+    rounds = models.PositiveIntegerField(verbose_name=_("rounds"))
+    tally = models.JSONField(verbose_name=_("tally"))
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("RTP run chunk")
@@ -504,21 +586,38 @@ class RtpObservation(models.Model):
     actual one: the table is returning something other than its paytable says it should.
     """
 
-    table = models.ForeignKey("games.Table", on_delete=models.PROTECT, related_name="+")
-    paytable_version = models.ForeignKey(
-        PaytableVersion, on_delete=models.PROTECT, related_name="+"
+    table = models.ForeignKey(
+        "games.Table", verbose_name=_("table"), on_delete=models.PROTECT, related_name="+"
     )
-    kind = models.CharField(max_length=5, choices=PaytableKind.choices)
-    boxes = models.PositiveIntegerField()
-    staked = money_field()
-    returned = money_field()
-    actual_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    interval_low = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    interval_high = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    theoretical_rtp = models.DecimalField(max_digits=9, decimal_places=4, null=True)
-    rtp_run = models.ForeignKey(RtpRun, null=True, on_delete=models.PROTECT, related_name="+")
-    alert = models.BooleanField(default=False)
-    observed_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    paytable_version = models.ForeignKey(
+        PaytableVersion,
+        verbose_name=_("paytable version"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    kind = models.CharField(verbose_name=_("kind"), max_length=5, choices=PaytableKind.choices)
+    boxes = models.PositiveIntegerField(verbose_name=_("boxes"))
+    staked = money_field(verbose_name=_("staked"))
+    returned = money_field(verbose_name=_("returned"))
+    actual_rtp = models.DecimalField(
+        verbose_name=_("actual RTP (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    interval_low = models.DecimalField(
+        verbose_name=_("confidence interval, lower (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    interval_high = models.DecimalField(
+        verbose_name=_("confidence interval, upper (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    theoretical_rtp = models.DecimalField(
+        verbose_name=_("theoretical RTP (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    rtp_run = models.ForeignKey(
+        RtpRun, verbose_name=_("RTP run"), null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    alert = models.BooleanField(verbose_name=_("alert"), default=False)
+    observed_at = models.DateTimeField(
+        verbose_name=_("observed at"), auto_now_add=True, db_index=True
+    )
 
     class Meta:
         ordering = ("-observed_at", "table", "kind")
@@ -532,10 +631,12 @@ class RtpObservation(models.Model):
 class ReconciliationReport(models.Model):
     """The nightly ledger check: the trial balance per currency and every mismatch found."""
 
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    ok = models.BooleanField()
-    trial_balance = models.JSONField()
-    problems = models.JSONField()
+    created_at = models.DateTimeField(
+        verbose_name=_("created at"), auto_now_add=True, db_index=True
+    )
+    ok = models.BooleanField(verbose_name=_("balanced"))
+    trial_balance = models.JSONField(verbose_name=_("trial balance"))
+    problems = models.JSONField(verbose_name=_("problems"))
 
     class Meta:
         verbose_name = _("reconciliation report")

@@ -33,12 +33,21 @@ class PlayerLimit(models.Model):
     A pending value applies by itself at ``applies_at``: readers take it from then on
     (``in_force``), whether or not anything has written the row since."""
 
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    kind = models.CharField(max_length=20, choices=LimitKind.choices)
-    currency = models.CharField(max_length=3, blank=True)
-    value = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
-    pending_value = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
-    applies_at = models.DateTimeField(null=True, blank=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    kind = models.CharField(verbose_name=_("kind"), max_length=20, choices=LimitKind.choices)
+    currency = models.CharField(verbose_name=_("currency"), max_length=3, blank=True)
+    value = models.DecimalField(
+        verbose_name=_("value"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    pending_value = models.DecimalField(
+        verbose_name=_("pending value"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    applies_at = models.DateTimeField(verbose_name=_("applies from"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player limit")
@@ -73,14 +82,23 @@ class LimitChange(models.Model):
     the value asked for and when it applies (at once when lowered, after the cooling-off when
     raised or removed)."""
 
-    limit = models.ForeignKey(PlayerLimit, on_delete=models.PROTECT, related_name="changes")
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    limit = models.ForeignKey(
+        PlayerLimit, verbose_name=_("limit"), on_delete=models.PROTECT, related_name="changes"
     )
-    requested_at = models.DateTimeField()
-    old_value = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
-    new_value = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
-    applies_at = models.DateTimeField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(verbose_name=_("requested at"))
+    old_value = models.DecimalField(
+        verbose_name=_("old value"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    new_value = models.DecimalField(
+        verbose_name=_("new value"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    applies_at = models.DateTimeField(verbose_name=_("applies from"))
 
     class Meta:
         verbose_name = _("limit change")

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
+from tests.fixtures.latin_words import LATIN_WORD, NAMES, NOT_TEXT, names_made
 from tests.fixtures.refusals import amount_requests
 from tests.fixtures.users import api_client
 from tests.fixtures.world import World
-from tests.i18n.test_pages_in_russian import LATIN_WORD, NAMES, NOT_TEXT, names_made
 
 
 def probes(world: World) -> list[tuple[str, str, dict]]:

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_p7_field_names'),
+        ('games', '0018_field_names'),
         ('payouts', '0008_round_reference_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('protection', '0002_p2_conduct'),
+        ('protection', '0002_sessions_reality_checks_exclusions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

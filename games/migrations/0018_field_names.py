@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0017_p4_fair_play'),
+        ('games', '0017_fair_play'),
         ('payouts', '0008_round_reference_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

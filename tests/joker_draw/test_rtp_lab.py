@@ -141,6 +141,7 @@ def test_every_scheduled_job_is_a_registered_task(settings):
         "games.tasks.sweep_overdue_rounds",
         "payouts.tasks.nightly_ledger_report",
         "games.tasks.observe_rtp",
+        "games.peer.tasks.raise_collusion_alerts",
     }
     assert scheduled <= set(celery_app.tasks)
 

@@ -201,7 +201,7 @@ def session(seed: int, colluders: tuple[Strategy, Strategy]) -> list[HandRead]:
     ("colluders", "caught_by", "seeds"),
     [
         pytest.param(SOFT_PLAY, SIGNALS, 10, id="soft-play"),
-        pytest.param(CHIP_DUMPING, ("chip_flow",), 20, id="chip-dumping"),
+        pytest.param(CHIP_DUMPING, ("chip_flow",), 15, id="chip-dumping"),
     ],
 )
 def test_planted_colluders_are_flagged_and_honest_pairs_are_not(colluders, caught_by, seeds):

@@ -130,7 +130,7 @@ def spares(
 def dumps(
     rng: random.Random, state: stud.StudState, seat: int, partner: int, play: Betting
 ) -> Action:
-    """Chip dumping: honest, but while the partner is in the hand the dumper puts chips in
+    """Chip dumping: honest, but while the partner is in the hand the colluder puts chips in
     whatever its cards (raises the partner's bring-in and bets, bets when nobody has, calls the
     others to stay in) and folds to the partner's raise of its own bet, or to the partner's bet
     on seventh street."""
@@ -151,7 +151,7 @@ def dumps(
 def receives(
     rng: random.Random, state: stud.StudState, seat: int, partner: int, play: Betting
 ) -> Action:
-    """The dumper's partner: honest, but raises each bet of the dumper (so that it may fold)."""
+    """The dumper's partner: honest, but raises each bet of the colluder (so that it may fold)."""
     kinds = {option.kind for option in stud.legal_actions(state)}
     if play.facing == partner and ActionKind.RAISE in kinds:
         return Action(seat, ActionKind.RAISE)

@@ -6,10 +6,13 @@ Each signal is a z-score, how far the pair's play lies from what chance gives; 0
 has too few chances to tell:
 
 - **Chip flow** (chip dumping): in each hand both were dealt into, each winner's gain came
-  from the losers in proportion to their losses; the pair's net flow (what went from one to
-  the other, less the reverse) summed over their hands, against its spread (the square root
-  of the summed squares: under chance each hand's net flow is as likely one way as the other).
-  The score is its size, either way.
+  from the losers in proportion to their losses, which gives the pair's net flow in the hand
+  (what went from one to the other, less the reverse). The hands with a flow are ranked by its
+  size, smallest 1 (equal sizes share their mean rank), and each rank takes the sign of its
+  flow's direction: the signed ranks' sum against its spread under chance (the square root of
+  the summed squared ranks: each hand's flow is as likely one way as the other), the Wilcoxon
+  signed-rank test. Ranks, not amounts, so that a few big pots won honestly do not swamp many
+  hands dumped one way. The score is its size, either way.
 - **Soft play**: how often each bets or raises when the other is still in the hand, against
   how often they do so into the other players (a decision counts once for each opponent still
   in the hand); a two-proportion z, positive when they spare each other.
@@ -195,8 +198,6 @@ class _Pair:
 
     hands: int = 0
     flow: Fraction = Fraction(0)  # towards the second player
-    flow_squares: float = 0.0
-    flow_hands: int = 0
     flows: list[tuple[Fraction, HandRef]] = field(default_factory=list)
     passive: dict[HandRef, int] = field(default_factory=dict)
     strong_folds: dict[int, list[HandRef]] = field(default_factory=dict)  # by who folded
@@ -288,9 +289,24 @@ def _add_flows(pairs: dict[tuple[str, int, int], _Pair], hand: HandRead, ref: Ha
         )
         if towards_second:
             pair.flow += towards_second
-            pair.flow_squares += float(towards_second) ** 2
-            pair.flow_hands += 1
             pair.flows.append((towards_second, ref))
+
+
+def _signed_rank_z(flows: Sequence[Fraction]) -> float:
+    """The Wilcoxon signed-rank z of ``flows`` (positive towards the second player): the sum of
+    the ranks of their sizes, each signed as its flow, over the square root of the summed
+    squared ranks; 0 with fewer than ``MIN_FLOW_HANDS``."""
+    if len(flows) < MIN_FLOW_HANDS:
+        return 0.0
+    # Equal sizes share the mean of the ranks they span.
+    places: dict[Fraction, list[int]] = defaultdict(list)
+    for place, size in enumerate(sorted(abs(flow) for flow in flows), start=1):
+        places[size].append(place)
+    ranks = [Fraction(sum(places[abs(flow)]), len(places[abs(flow)])) for flow in flows]
+    signed = sum(
+        (rank if flow > 0 else -rank for rank, flow in zip(ranks, flows, strict=True)), Fraction(0)
+    )
+    return float(signed) / math.sqrt(sum(rank * rank for rank in ranks))
 
 
 def _scores(
@@ -301,10 +317,8 @@ def _scores(
     aggression: Mapping[tuple[Any, ...], list[int]],
     folds: Mapping[tuple[Any, ...], list[int]],
 ) -> PairScores:
-    flow_z = (
-        float(pair.flow) / math.sqrt(pair.flow_squares) if pair.flow_hands >= MIN_FLOW_HANDS else 0
-    )
-    direction = 1 if pair.flow >= 0 else -1
+    flow_z = _signed_rank_z([amount for amount, _ref in pair.flows])
+    direction = 1 if flow_z >= 0 else -1
     flow_hands = [
         ref
         for amount, ref in sorted(pair.flows, key=lambda flow: -direction * flow[0])
@@ -340,7 +354,7 @@ def _scores(
         chip_flow=Signal(
             abs(flow_z),
             hands=tuple(flow_hands[:HANDS_SHOWN]),
-            player=first if pair.flow < 0 else second,
+            player=first if flow_z < 0 else second,
         ),
         soft_play=Signal(
             soft_z,

@@ -61,7 +61,8 @@ def test_the_report_reads_the_stored_hands_and_flags_the_chip_flow(dumped, stud_
     assert (pair.first, pair.second) == (ann, ben)
     assert pair.hands == DUMPED_HANDS
     # Every chip Ben lost went to Ann, less the rake: Ann's gain is the net flow to her, and
-    # the flow, all one way, scores its sum over the root of its summed squares.
+    # the flow, all one way, scores the sum of its hands' ranks by size (equal gains share
+    # their mean rank) over the root of their summed squares.
     gain = Seat.objects.get(player=ann).chips - Decimal("100.00")
     assert pair.net_chips == -gain
     settled = Round.objects.filter(table=stud_table, status=RoundStatus.SETTLED)
@@ -72,7 +73,12 @@ def test_the_report_reads_the_stored_hands_and_flags_the_chip_flow(dumped, stud_
         gains.append(state.finishing_stacks[seat] - state.starting_stacks[seat])
     assert all(g > 0 for g in gains)
     assert sum(gains) == gain * 100
-    assert pair.chip_flow.score == pytest.approx(sum(gains) / sum(g * g for g in gains) ** 0.5)
+    ranks = [
+        sum(other < g for other in gains) + (sum(other == g for other in gains) + 1) / 2
+        for g in gains
+    ]
+    assert len(set(gains)) < len(gains)  # some hands gave the same, and share a rank
+    assert pair.chip_flow.score == pytest.approx(sum(ranks) / sum(r * r for r in ranks) ** 0.5)
     assert pair.chip_flow.score > 3.0
     assert pair.chip_flow.player == ann.pk
     assert pairs_for(start=start, end=end, threshold=3.0)[0].flagged

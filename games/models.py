@@ -14,8 +14,8 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from casino.models import ADDRESS_LENGTH
 from payouts.models import (
@@ -199,7 +199,10 @@ class TableLimits(MakerCheckerChange):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} limits v{self.number}"
+        return gettext("%(table)s limits v%(number)s") % {
+            "table": self.table,
+            "number": self.number,
+        }
 
 
 class SeedPairStatus(models.TextChoices):
@@ -286,7 +289,7 @@ class SeedPair(models.Model):
         indexes = [models.Index(fields=("player", "-id"))]
 
     def __str__(self) -> str:
-        return f"seed pair {self.commitment[:12]}"
+        return gettext("seed pair %(commitment)s") % {"commitment": self.commitment[:12]}
 
 
 # A player finishes a banked round at a table before starting another (JD-4).
@@ -431,7 +434,10 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         # Banked rounds are numbered per seed pair, so several share a nonce at one table.
-        return f"{self.table} round {self.pk if self.player_id else self.nonce}"
+        return gettext("%(table)s round %(number)s") % {
+            "table": self.table,
+            "number": self.pk if self.player_id else self.nonce,
+        }
 
     @property
     def is_over(self) -> bool:
@@ -563,7 +569,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} seat {self.number}"
+        return gettext("%(table)s seat %(number)s") % {"table": self.table, "number": self.number}
 
 
 @pgtrigger.register(
@@ -595,7 +601,7 @@ class ShownHand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} seat {self.seat} shown"
+        return gettext("%(round)s seat %(seat)s shown") % {"round": self.round, "seat": self.seat}
 
 
 @pgtrigger.register(
@@ -671,7 +677,11 @@ class BoxSettlement(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} box {self.box}: {self.total_result}"
+        return gettext("%(round)s box %(box)s: %(result)s") % {
+            "round": self.round,
+            "box": self.box,
+            "result": self.total_result,
+        }
 
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
@@ -710,7 +720,10 @@ class SettlementCorrection(MakerCheckerChange):
         ]
 
     def __str__(self) -> str:
-        return f"correction of {self.round} ({self.get_status_display()})"
+        return gettext("correction of %(round)s (%(status)s)") % {
+            "round": self.round,
+            "status": self.get_status_display(),
+        }
 
     def box_amounts(self) -> dict[int, Decimal]:
         return {int(box): Decimal(amount) for box, amount in self.amounts.items()}

@@ -230,7 +230,11 @@ class LedgerEntry(models.Model):
         constraints = [models.CheckConstraint(condition=~Q(amount=0), name="entries_move_money")]
 
     def __str__(self) -> str:
-        return f"{self.amount} {self.currency} on {self.account}"
+        return gettext("%(amount)s %(currency)s on %(account)s") % {
+            "amount": self.amount,
+            "currency": self.currency,
+            "account": self.account,
+        }
 
 
 class IdempotentRequest(models.Model):
@@ -331,7 +335,10 @@ class ReversalProposal(MakerCheckerChange):
         ]
 
     def __str__(self) -> str:
-        return f"reversal of transaction #{self.original_id} ({self.get_status_display()})"
+        return gettext("reversal of transaction #%(number)s (%(status)s)") % {
+            "number": self.original_id,
+            "status": self.get_status_display(),
+        }
 
 
 class PaytableKind(models.TextChoices):
@@ -403,7 +410,10 @@ class PaytableVersion(MakerCheckerChange):
         ]
 
     def __str__(self) -> str:
-        return f"{self.paytable.name} v{self.number}"
+        return gettext("%(paytable)s v%(number)s") % {
+            "paytable": self.paytable.name,
+            "number": self.number,
+        }
 
     def odds(self) -> dict[str, Fraction]:
         return {line.category: line.odds for line in self.lines.all()}
@@ -540,7 +550,11 @@ class RtpRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"RTP of {self.paytable_version} ({self.strategy_name}, {self.rounds:,} rounds)"
+        return gettext("RTP of %(version)s (%(strategy)s, %(rounds)s rounds)") % {
+            "version": self.paytable_version,
+            "strategy": self.strategy_name,
+            "rounds": f"{self.rounds:,}",
+        }
 
     @property
     def chunk_count(self) -> int:
@@ -576,7 +590,10 @@ class RtpChunk(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"chunk {self.index} of RTP run {self.run_id}"
+        return gettext("chunk %(index)s of RTP run %(run)s") % {
+            "index": self.index,
+            "run": self.run_id,
+        }
 
 
 class RtpObservation(models.Model):
@@ -625,7 +642,11 @@ class RtpObservation(models.Model):
         verbose_name_plural = _("RTP observations")
 
     def __str__(self) -> str:
-        return f"{self.paytable_version} at table {self.table_id}: {self.actual_rtp}%"
+        return gettext("%(version)s at table %(table)s: %(rtp)s%%") % {
+            "version": self.paytable_version,
+            "table": self.table_id,
+            "rtp": self.actual_rtp,
+        }
 
 
 class ReconciliationReport(models.Model):
@@ -644,4 +665,7 @@ class ReconciliationReport(models.Model):
         ordering = ("-created_at",)
 
     def __str__(self) -> str:
-        return f"ledger report {self.created_at:%Y-%m-%d %H:%M}: {'ok' if self.ok else 'FAILED'}"
+        return gettext("ledger report %(when)s: %(result)s") % {
+            "when": f"{self.created_at:%Y-%m-%d %H:%M}",
+            "result": gettext("ok") if self.ok else gettext("FAILED"),
+        }

@@ -59,7 +59,7 @@ class PlayerLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.kind} {self.currency}".strip()
+        return f"{self.player} {self.get_kind_display()} {self.currency}".strip()
 
     def in_force(self, at: datetime) -> Decimal | None:
         """The value that binds the player at ``at``."""

@@ -244,8 +244,12 @@ CELERY_BEAT_SCHEDULE = {
 # once, the fewest rounds a run needs before its RTP may approve a paytable, and the bands
 # paytables must return within when no table that uses them sets its own (percent).
 RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
-RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=1_000_000)
-RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.50"), "bonus": ("85.00", "99.50")}
+# A bet paytable is approved on a best-play run this long whose 99% interval is this narrow
+# (percentage points either side): about 100 million rounds give 0.02.
+RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=100_000_000)
+RTP_APPROVAL_MAX_SPREAD = env.float("RTP_APPROVAL_MAX_SPREAD", default=0.02)
+# The bet band's top admits the published paytable at best play (about 99.7%, JD-14).
+RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.80"), "bonus": ("85.00", "99.50")}
 # Fewer settled boxes than this on a paytable version raise no RTP alert: too few to judge.
 RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 

@@ -579,6 +579,12 @@ class RtpChunk(models.Model):
     )
     rounds = models.PositiveIntegerField(verbose_name=_("rounds"))
     tally = models.JSONField(verbose_name=_("tally"))
+    typical_tally = models.JSONField(
+        verbose_name=_("typical play's tally"),
+        null=True,
+        blank=True,
+        help_text=_("A best-play run's rounds played again by the reference strategy."),
+    )
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
@@ -593,6 +599,74 @@ class RtpChunk(models.Model):
         return gettext("chunk %(index)s of RTP run %(run)s") % {
             "index": self.index,
             "run": self.run_id,
+        }
+
+
+class BestPlaySolution(models.Model):
+    """The best play of one set of bet lines (``games.engine.joker_draw_best``): solved once
+    per digest of the lines and the dealer model, in chunks of hands on the workers; the
+    shipped paytables' solutions are files instead (``fixtures/best_play/``)."""
+
+    digest = models.CharField(verbose_name=_("digest"), max_length=64, unique=True)
+    lines = models.JSONField(verbose_name=_("lines"), help_text=_("The bet odds solved."))
+    status = models.CharField(
+        verbose_name=_("status"),
+        max_length=8,
+        choices=RtpRunStatus.choices,
+        default=RtpRunStatus.RUNNING,
+    )
+    data = models.BinaryField(verbose_name=_("best-play table"), null=True, blank=True)
+    regret = models.JSONField(
+        verbose_name=_("regret estimate"),
+        null=True,
+        blank=True,
+        help_text=_("What the table gives away against a precise evaluation, per decision."),
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        verbose_name = _("best-play solution")
+        verbose_name_plural = _("best-play solutions")
+
+    def __str__(self) -> str:
+        return gettext("best play of %(digest)s") % {"digest": self.digest[:12]}
+
+
+class BestPlayChunk(models.Model):
+    """The second decision of one chunk of hands; written once, like an RTP run's chunk."""
+
+    solution = models.ForeignKey(
+        BestPlaySolution,
+        verbose_name=_("best-play solution"),
+        on_delete=models.CASCADE,
+        related_name="chunks",
+    )
+    index = models.PositiveIntegerField(verbose_name=_("chunk number"))
+    data = models.BinaryField(verbose_name=_("values and decisions"))
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ("solution", "index")
+        verbose_name = _("best-play chunk")
+        verbose_name_plural = _("best-play chunks")
+        constraints = [
+            models.UniqueConstraint(fields=("solution", "index"), name="one_best_play_chunk"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("chunk %(index)s of %(solution)s") % {
+            "index": self.index,
+            "solution": self.solution,
         }
 
 

@@ -37,6 +37,7 @@ MAX_EXCHANGES = 2  # JD-5, JD-6: none after the second (JD-7)
 DEALER_QUALIFIES_FROM_RANK = 11  # JD-10: a pair of jacks
 CENT = Decimal("0.01")
 NO_GAME_ODDS = Fraction(2, 3)  # JD-11
+NO_GAME_LINE = "no_game"  # JD-11a: the bet paytable's line for the no-game payment
 ROYAL_FLUSH = "royal_flush"
 Paytable = Mapping[str, Fraction]
 
@@ -378,6 +379,12 @@ def dealer_qualifies(dealer: HandValue) -> bool:
     if dealer.category == "high_card":
         return False
     return dealer.category != "pair" or dealer.ranks[0] >= DEALER_QUALIFIES_FROM_RANK
+
+
+def no_game_odds(bet_paytable: Paytable) -> Fraction:
+    """The odds of the total ante when the dealer has no game: the bet paytable's `no_game`
+    line, 2:3 for a paytable without one (JD-11, JD-11a)."""
+    return Fraction(bet_paytable.get(NO_GAME_LINE, NO_GAME_ODDS))
 
 
 def paytable_line(value: HandValue, paytable: Paytable) -> str | None:

@@ -93,7 +93,7 @@ from fractions import Fraction
 from functools import cache, cached_property
 from itertools import combinations
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -181,6 +181,26 @@ class Strategy:
 
     def stage(self, index: int) -> tuple[Rule, ...]:
         return (self.first, self.second, self.third)[index]
+
+    def decide(
+        self, stage: int, hands: Hands, seen: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int8], NDArray[np.bool_]]:
+        """Each hand's action (an ``ACTIONS`` index) and the cards it exchanges at `stage`."""
+        rules = self.stage(stage)
+        chosen, keep = _decide(hands, [rule.when for rule in rules])
+        action = np.array([ACTIONS.index(rule.do) for rule in rules], np.int8)[chosen]
+        return action, ~keep & (action == EXCHANGE)[:, None]
+
+
+class Player(Protocol):
+    """What plays the box's decisions in the laboratory: a rule table (``Strategy``) or a
+    solved best play. ``seen`` holds, per hand, every card the box has held (-1 pads)."""
+
+    name: str
+
+    def decide(
+        self, stage: int, hands: Hands, seen: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int8], NDArray[np.bool_]]: ...
 
 
 def strategy_from_table(name: str, table: Mapping[str, Any]) -> Strategy:
@@ -418,7 +438,7 @@ def _fours() -> _Fours:
     )
 
 
-class _Hands:
+class Hands:
     """A batch of five-card hands (rows of FS-1 positions, in the live engine's hand order)
     and, computed once on demand, what the conditions need to know of them."""
 
@@ -499,7 +519,7 @@ class _Hands:
 
 
 def _decide(
-    hands: _Hands, conditions: Sequence[Condition]
+    hands: Hands, conditions: Sequence[Condition]
 ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """The index of the first matching condition of each hand, and the cards it keeps."""
     rows = len(hands.cards)
@@ -516,7 +536,7 @@ def _decide(
 def dealer_discards_batch(hands: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """Which cards of each hand (rows of FS-1 positions, in hand order) the dealer exchanges
     (JD-9): ``DEALER_DRAW`` run by the strategies' machinery, as the live ``dealer_discards``."""
-    _, keep = _decide(_Hands(np.asarray(hands, dtype=np.uint8)), DEALER_DRAW)
+    _, keep = _decide(Hands(np.asarray(hands, dtype=np.uint8)), DEALER_DRAW)
     return ~keep
 
 
@@ -614,8 +634,16 @@ def _odds_by_strength(
     return odds, paid
 
 
+def _seen(deck: NDArray[np.uint8], dealt: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Every card the box has held, per round: the dealt five, then what it drew from the
+    cards after the deal (JD-3, JD-4), -1 padding the rest."""
+    drawn = np.arange(2 * HAND_SIZE, DECK_DEPTH - HAND_SIZE)
+    later = np.where(drawn < dealt[:, None], deck[:, drawn].astype(np.int64), -1)
+    return np.column_stack([deck[:, 0 : 2 * HAND_SIZE : 2].astype(np.int64), later])
+
+
 def play_rounds(
-    decks: NDArray[np.uint8], bet_paytable: Paytable, bonus_paytable: Paytable, strategy: Strategy
+    decks: NDArray[np.uint8], bet_paytable: Paytable, bonus_paytable: Paytable, strategy: Player
 ) -> Rounds:
     """Play one box against the dealer on each deck, ante and BONUS of 1 A each."""
     scale = odds_scale(bet_paytable, bonus_paytable)
@@ -629,19 +657,16 @@ def play_rounds(
     discards = np.zeros((count, len(STAGES), HAND_SIZE), bool)
     exchanges = np.zeros(count, np.int64)
     deciding = np.ones(count, bool)
-    first = _Hands(box)
+    first = Hands(box)
     for stage in range(len(STAGES)):  # JD-5, JD-6, JD-7
         rows = np.flatnonzero(deciding)
         if not len(rows):
             break
-        rules = strategy.stage(stage)
-        hands = first if stage == 0 else _Hands(box[rows])
-        chosen, keep = _decide(hands, [rule.when for rule in rules])
-        action = np.array([ACTIONS.index(rule.do) for rule in rules], np.int8)[chosen]
+        hands = first if stage == 0 else Hands(box[rows])
+        action, discard = strategy.decide(stage, hands, _seen(deck[rows], dealt[rows]))
         cards[rows, stage] = box[rows]
         actions[rows, stage] = action
         exchanging = action == EXCHANGE
-        discard = ~keep & exchanging[:, None]
         discards[rows, stage] = discard
         swap = rows[exchanging]
         box[swap], dealt[swap] = _draw(box[swap], discard[exchanging], deck[swap], dealt[swap])
@@ -851,7 +876,7 @@ def tally_rounds(rounds: Rounds, bonus: bool) -> Tally:
 
 
 def simulate(
-    bet_paytable: Paytable, bonus_paytable: Paytable, strategy: Strategy, rounds: int, seed: int
+    bet_paytable: Paytable, bonus_paytable: Paytable, strategy: Player, rounds: int, seed: int
 ) -> Tally:
     """Play `rounds` rounds of one box by `strategy` on decks shuffled by PCG64(seed); the
     same arguments give the same tally. An empty `bonus_paytable` means no BONUS is staked."""

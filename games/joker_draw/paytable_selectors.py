@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.joker_draw import rtp_lab
 from games.tables.hand_names import category_name
-from payouts.models import PaytableCategory, PaytableVersion, RtpRun, RtpRunStatus
+from payouts.models import Paytable, PaytableCategory, PaytableVersion, RtpRun, RtpRunStatus
 
 # Highest hand first, as a paytable is printed: five of a kind, the royal flush, ... a pair.
 RANK_ORDER = tuple(reversed(PaytableCategory.values))
@@ -138,3 +138,17 @@ def rtp_progress(run: RtpRun) -> RtpProgress:
 
 def latest_run(version: PaytableVersion) -> RtpRun | None:
     return version.rtp_runs.order_by("-created_at").first()
+
+
+def version_named(name: str, number: int | None = None) -> PaytableVersion:
+    """A paytable's version by the paytable's name (the newest without a number); ValueError
+    naming the option for people at a command line."""
+    paytable = Paytable.objects.filter(name=name).first()
+    if paytable is None:
+        known = ", ".join(Paytable.objects.values_list("name", flat=True)) or "none"
+        raise ValueError(f"--paytable: no paytable {name!r} (known: {known})")
+    versions = paytable.versions.order_by("-number")
+    version = versions.filter(number=number).first() if number else versions.first()
+    if version is None:
+        raise ValueError(f"--paytable-version: {paytable} has no version {number or ''}")
+    return version

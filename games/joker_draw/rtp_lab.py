@@ -7,19 +7,25 @@ run on Celery workers (``games.joker_draw.tasks``, whose dispatch whoever starts
 over) or in-process (the ``rtp`` command's ``--in-process`` and the demo data); either way the
 result is the same.
 
-Pit staff may approve a paytable version only once a finished run of its current lines, under
-the reference strategy and with at least ``RTP_APPROVAL_MIN_ROUNDS`` rounds, shows an RTP inside
-the allowed band of every table that uses the paytable (or the house band when none does).
+A bet paytable is priced at best play (``games.joker_draw.best_play``): a ``best`` run plays the
+solved best decisions on fresh rounds, and each of its chunks plays the same rounds again by the
+``reference`` strategy, the typical player, shown beside it. Pit staff may approve a bet paytable
+version only once a finished best-play run of its current lines, with at least
+``RTP_APPROVAL_MIN_ROUNDS`` rounds and a 99% interval no wider than ``RTP_APPROVAL_MAX_SPREAD``
+points either side, has the upper end of its interval inside the allowed band of every table that
+uses the paytable (or the house band when none does), and never above 100%: best play must never
+beat the house. A BONUS paytable is priced exactly (JD-14a).
 """
 
 from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from statistics import NormalDist
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -31,6 +37,7 @@ from casino import charts
 from games.engine import joker_draw_rtp as lab
 from games.engine.hands import CATEGORIES
 from games.engine.joker_draw import Paytable
+from games.joker_draw import best_play
 from games.tables.table_game import ExpectedReturn
 from payouts.models import (
     ChangeStatus,
@@ -44,6 +51,7 @@ from payouts.models import (
 
 STRATEGIES: dict[str, lab.Strategy] = {"reference": lab.REFERENCE, "stand": lab.STAND}
 REFERENCE = "reference"
+BEST = "best"
 PERCENT_PLACES = Decimal("0.0001")
 
 
@@ -95,6 +103,10 @@ def start_run(
     caller computes them (``run_in_process``)."""
     if rounds <= 0:
         raise RtpRefused({"rounds": _("A run simulates at least one round.")})
+    if strategy_name == BEST:
+        return _start_best_run(
+            version, rounds=rounds, seed=seed, chunk_rounds=chunk_rounds, by=by, dispatch=dispatch
+        )
     if strategy is None:
         if strategy_name not in STRATEGIES:
             raise RtpRefused(
@@ -129,8 +141,61 @@ def start_run(
     return run
 
 
-def _run_strategy(run: RtpRun) -> lab.Strategy:
-    return lab.strategy_from_table(run.strategy_name, run.strategy)
+def _start_best_run(
+    version: PaytableVersion,
+    *,
+    rounds: int,
+    seed: int | None,
+    chunk_rounds: int | None,
+    by: User | None,
+    dispatch: Callable[[int], object] | None,
+) -> RtpRun:
+    """A best-play run of a bet paytable version. Where nobody has solved its lines, they are
+    recorded to be solved, and the workers solve them before they play the run's chunks
+    (``games.joker_draw.tasks.dispatch_rtp_run``)."""
+    if version.paytable.kind != PaytableKind.BET:
+        raise RtpRefused(
+            {"strategy": _("Best play is the player's strategy against a bet paytable.")}
+        )
+    odds = version.odds()
+    lines = odds_text(odds)
+    run = RtpRun.objects.create(
+        paytable_version=version,
+        bet_paytable_version=version,
+        lines={"bet": lines},
+        strategy_name=BEST,
+        strategy={"digest": best_play.digest_of(odds)},
+        rounds=rounds,
+        chunk_rounds=min(chunk_rounds or settings.RTP_CHUNK_ROUNDS, rounds),
+        seed=secrets.randbits(63) if seed is None else seed,
+        requested_by=by,
+    )
+    if best_play.solution_for(odds) is None:
+        best_play.start_solution(odds, lines, by=by)
+    if dispatch is not None:
+        transaction.on_commit(lambda: dispatch(run.pk))
+    return run
+
+
+def waiting_best_runs(digest: str) -> list[int]:
+    """The best-play runs of these lines that wait for their solution (no chunk done yet)."""
+    return list(
+        RtpRun.objects.filter(
+            strategy_name=BEST,
+            status=RtpRunStatus.RUNNING,
+            strategy__digest=digest,
+            chunks__isnull=True,
+        ).values_list("pk", flat=True)
+    )
+
+
+def _run_player(run: RtpRun) -> lab.Player:
+    if run.strategy_name != BEST:
+        return lab.strategy_from_table(run.strategy_name, run.strategy)
+    solution = best_play.solution_for(odds_from_text(run.lines["bet"]))
+    if solution is None:
+        raise RuntimeError(f"{run}: the best play of its lines is not solved yet")
+    return solution
 
 
 def compute_chunk(run_id: int, index: int) -> bool:
@@ -143,14 +208,12 @@ def compute_chunk(run_id: int, index: int) -> bool:
     run = RtpRun.objects.get(pk=run_id)
     seed = lab.chunk_seed(run.seed, index)
     tally = None
+    typical = None
     if not RtpChunk.objects.filter(run=run, index=index).exists():
-        tally = lab.simulate(
-            odds_from_text(run.lines["bet"]),
-            odds_from_text(run.lines.get("bonus", {})),
-            _run_strategy(run),
-            run.chunk_size(index),
-            seed,
-        )
+        bet, bonus = odds_from_text(run.lines["bet"]), odds_from_text(run.lines.get("bonus", {}))
+        tally = lab.simulate(bet, bonus, _run_player(run), run.chunk_size(index), seed)
+        if run.strategy_name == BEST:  # the same rounds, as a typical player plays them
+            typical = lab.simulate(bet, bonus, lab.REFERENCE, run.chunk_size(index), seed).to_json()
     failure: Exception | None = None
     with transaction.atomic():
         # The run's row lock orders the chunks' commits; under READ COMMITTED (Django's level)
@@ -166,6 +229,7 @@ def compute_chunk(run_id: int, index: int) -> bool:
                     "seed": str(seed),
                     "rounds": run.chunk_size(index),
                     "tally": tally.to_json(),
+                    "typical_tally": typical,
                 },
             )
         if run.status != RtpRunStatus.DONE and chunks_done(run) == run.chunk_count:
@@ -199,13 +263,16 @@ def finish_run(run_id: int) -> RtpRun:
 
 def _merge(run: RtpRun) -> None:
     """Under the run's row lock: sum the chunks' tallies and mark the run done."""
-    tallies = [lab.Tally.from_json(chunk.tally) for chunk in RtpChunk.objects.filter(run=run)]
-    if len(tallies) < run.chunk_count:
-        raise RuntimeError(f"{run}: {len(tallies)} of {run.chunk_count} chunks are in")
-    total = tallies[0]
-    for tally in tallies[1:]:
-        total = total.merge(tally)
-    result = lab.summarize(total).to_json()
+    chunks = list(RtpChunk.objects.filter(run=run))
+    if len(chunks) < run.chunk_count:
+        raise RuntimeError(f"{run}: {len(chunks)} of {run.chunk_count} chunks are in")
+    result = lab.summarize(_merged(chunk.tally for chunk in chunks)).to_json()
+    if run.strategy_name == BEST:
+        typical = lab.summarize(_merged(chunk.typical_tally for chunk in chunks))
+        result["typical"] = {"game_rtp": typical.game_rtp, "game_ci99": list(typical.game_ci99)}
+        regret = best_play.regret_of(run.strategy["digest"])
+        if regret is not None:
+            result["regret"] = regret
     if "bonus" in run.lines:
         exact = lab.exact_bonus_rtp(odds_from_text(run.lines["bonus"]))
         result["bonus_exact_rtp"] = str(_percent(exact))
@@ -213,6 +280,16 @@ def _merge(run: RtpRun) -> None:
     run.status = RtpRunStatus.DONE
     run.finished_at = timezone.now()
     run.save(update_fields=["result", "status", "finished_at"])
+
+
+def _merged(tallies: Iterable[Mapping[str, Any]]) -> lab.Tally:
+    merged: lab.Tally | None = None
+    for data in tallies:
+        tally = lab.Tally.from_json(data)
+        merged = tally if merged is None else merged.merge(tally)
+    if merged is None:
+        raise RuntimeError("a run has at least one chunk")
+    return merged
 
 
 def run_in_process(run: RtpRun, progress: Callable[[int], None] | None = None) -> RtpRun:
@@ -227,8 +304,16 @@ def run_in_process(run: RtpRun, progress: Callable[[int], None] | None = None) -
 
 
 def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:
-    """A run of the reference strategy just long enough for approval, simulated here."""
-    run = start_run(version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, seed=seed)
+    """The run approval needs, just long enough, simulated here: best play for a bet paytable
+    (solving its lines here if nobody has), the reference strategy beside a BONUS paytable."""
+    if version.paytable.kind == PaytableKind.BET:
+        odds = version.odds()
+        best_play.solve_now(odds, odds_text(odds))
+        run = start_run(
+            version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, strategy_name=BEST, seed=seed
+        )
+    else:
+        run = start_run(version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, seed=seed)
     return run_in_process(run)
 
 
@@ -244,8 +329,9 @@ def _percent(value: Fraction | float) -> Decimal:
 
 def rtp_of(version: PaytableVersion) -> tuple[Decimal, RtpRun] | None:
     """The RTP (percent) that approval judges a version by, and the run it comes from: the
-    reference strategy's game RTP for a bet paytable, the exact census figure for a bonus
-    paytable; None when no finished run matches the version's current lines."""
+    upper end of the 99% interval of best play for a bet paytable (the price a skilled player
+    gets, never understated), from a run precise enough (``RTP_APPROVAL_MAX_SPREAD``); the exact
+    census figure for a bonus paytable; None when no finished run matches the current lines."""
     kind = version.paytable.kind
     lines = odds_text(version.odds())
     runs = RtpRun.objects.filter(
@@ -254,12 +340,15 @@ def rtp_of(version: PaytableVersion) -> tuple[Decimal, RtpRun] | None:
         rounds__gte=settings.RTP_APPROVAL_MIN_ROUNDS,
     )
     if kind == PaytableKind.BET:
-        runs = runs.filter(strategy_name=REFERENCE)
+        runs = runs.filter(strategy_name=BEST)
     for run in runs.order_by("-finished_at"):
         if run.lines.get(kind) != lines or run.result is None:
             continue
         if kind == PaytableKind.BET:
-            return Decimal(str(run.result["game_rtp"])), run
+            low, high = (Decimal(str(end)) for end in run.result["game_ci99"])
+            if (high - low) / 2 > Decimal(str(settings.RTP_APPROVAL_MAX_SPREAD)):
+                continue
+            return high, run
         return Decimal(run.result["bonus_exact_rtp"]), run
     return None
 
@@ -307,12 +396,25 @@ def band_problem(
     if measured is None:
         return {
             "rtp": _(
-                "%(version)s has no finished RTP run of its current lines under the reference "
-                "strategy with at least %(rounds)s rounds; compute its RTP first (JD-14)."
+                "%(version)s has no finished best-play RTP run of its current lines with at "
+                "least %(rounds)s rounds and a 99%% interval within %(spread)s points; compute "
+                "its RTP first (JD-14)."
             )
-            % {"version": version, "rounds": f"{settings.RTP_APPROVAL_MIN_ROUNDS:,}"}
+            % {
+                "version": version,
+                "rounds": f"{settings.RTP_APPROVAL_MIN_ROUNDS:,}",
+                "spread": settings.RTP_APPROVAL_MAX_SPREAD,
+            }
         }
     rtp, run = measured
+    if version.paytable.kind == PaytableKind.BET and rtp > 100:
+        return {
+            "rtp": _(
+                "%(version)s returns up to %(rtp)s%% to a player who plays best (RTP run "
+                "%(run)s): best play would beat the house (JD-14)."
+            )
+            % {"version": version, "rtp": rtp, "run": run.pk}
+        }
     for where, low, high in bands:
         if not low <= rtp <= high:
             return {

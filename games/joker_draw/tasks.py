@@ -1,5 +1,5 @@
-"""Celery tasks of the joker draw: the decision timer, the RTP laboratory's chunks and the
-nightly RTP observation.
+"""Celery tasks of the joker draw: the decision timer, the RTP laboratory's chunks, the chunks of
+a best-play solution and the nightly RTP observation.
 
 Each task keeps the name it was first queued under, so tasks queued before an upgrade still
 run. Every task only calls services and is safe to run twice: a fold finds nothing overdue, a
@@ -12,10 +12,10 @@ from celery import group, shared_task
 from django.db import InterfaceError, OperationalError
 
 from casino.faults import fault_point
-from games.joker_draw import rtp_lab, rtp_monitor
+from games.joker_draw import best_play, rtp_lab, rtp_monitor
 from games.joker_draw import services as joker_draw
 from games.joker_draw.selectors import overdue_rounds
-from payouts.models import RtpRun
+from payouts.models import BestPlaySolution, RtpRun, RtpRunStatus
 
 
 @shared_task(name="games.tasks.expire_joker_draw_decision", acks_late=True)
@@ -51,6 +51,16 @@ def dispatch_rtp_run(run_id: int) -> None:
     whose count would never close if a worker died after its chunk but before reporting it).
     Given to ``rtp_lab.start_run`` by whoever starts a run on the workers."""
     run = RtpRun.objects.get(pk=run_id)
+    if run.strategy_name == rtp_lab.BEST:
+        waiting = BestPlaySolution.objects.filter(
+            digest=run.strategy["digest"], status=RtpRunStatus.RUNNING
+        ).first()
+        if waiting is not None:
+            # Solve first; the solution's last chunk hands this run on (compute_best_play_chunk).
+            group(
+                compute_best_play_chunk.si(waiting.pk, index) for index in range(best_play.CHUNKS)
+            ).apply_async()
+            return
     group(compute_rtp_chunk.si(run.pk, index) for index in range(run.chunk_count)).apply_async()
 
 
@@ -65,3 +75,21 @@ def dispatch_rtp_run(run_id: int) -> None:
 )
 def compute_rtp_chunk(run_id: int, index: int) -> bool:
     return rtp_lab.compute_chunk(run_id, index)
+
+
+@shared_task(
+    name="games.tasks.compute_best_play_chunk",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def compute_best_play_chunk(solution_id: int, index: int) -> bool:
+    """Solve one chunk of hands; the chunk that completes the solution hands on the best-play
+    runs that waited for it (and a second dispatch of a run finds its chunks stored)."""
+    solution = BestPlaySolution.objects.get(pk=solution_id)
+    finished = best_play.compute_chunk(solution_id, index, rtp_lab.odds_from_text(solution.lines))
+    if finished:
+        for run_id in rtp_lab.waiting_best_runs(solution.digest):
+            dispatch_rtp_run(run_id)
+    return finished

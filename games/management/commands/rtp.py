@@ -1,5 +1,6 @@
-"""`python manage.py rtp --paytable NAME --rounds N [--strategy stand] [--seed S]`: simulate
-complete joker draw rounds and report what a paytable version returns.
+"""`python manage.py rtp --paytable NAME --rounds N [--strategy best] [--seed S]`: simulate
+complete joker draw rounds and report what a paytable version returns (``best``: the solved best
+play, with the reference strategy's figure on the same rounds beside it as typical play).
 
 The chunks run on the Celery workers (or here, with ``--in-process``) while a progress bar
 follows them; the result goes to the database (the paytable admin shows it), and as JSON and a
@@ -18,8 +19,9 @@ from tqdm import tqdm
 
 from games.engine import joker_draw_rtp as lab
 from games.joker_draw import rtp_lab
+from games.joker_draw.paytable_selectors import version_named
 from games.joker_draw.tasks import dispatch_rtp_run
-from payouts.models import Paytable, PaytableVersion, RtpRun, RtpRunStatus
+from payouts.models import RtpRun, RtpRunStatus
 
 POLL_SECONDS = 0.5
 
@@ -36,7 +38,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--strategy",
             default=rtp_lab.REFERENCE,
-            help="reference, stand, or a JSON file holding a strategy rule table",
+            help="best (the solved best play), reference, stand, or a JSON file holding a "
+            "strategy rule table",
         )
         parser.add_argument("--seed", type=int, help="repeat a run exactly (default: random)")
         parser.add_argument("--chunk-rounds", type=int, help="rounds per chunk of work")
@@ -49,7 +52,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        version = self._version(options["paytable"], options["paytable_version"])
+        try:
+            version = version_named(options["paytable"], options["paytable_version"])
+        except ValueError as error:
+            raise CommandError(str(error)) from error
         name, strategy = self._strategy(options["strategy"])
         try:
             run = rtp_lab.start_run(
@@ -70,19 +76,8 @@ class Command(BaseCommand):
                 run = self._follow(run, bar, options["timeout"])
         self._write(run, Path(options["out"]))
 
-    def _version(self, name: str, number: int | None) -> PaytableVersion:
-        paytable = Paytable.objects.filter(name=name).first()
-        if paytable is None:
-            known = ", ".join(Paytable.objects.values_list("name", flat=True)) or "none"
-            raise CommandError(f"--paytable: no paytable {name!r} (known: {known})")
-        versions = paytable.versions.order_by("-number")
-        version = versions.filter(number=number).first() if number else versions.first()
-        if version is None:
-            raise CommandError(f"--paytable-version: {paytable} has no version {number or ''}")
-        return version
-
     def _strategy(self, given: str) -> tuple[str, lab.Strategy | None]:
-        if given in rtp_lab.STRATEGIES:
+        if given in rtp_lab.STRATEGIES or given == rtp_lab.BEST:
             return given, None
         path = Path(given)
         if not path.is_file():

@@ -1,0 +1,708 @@
+"""Best play of joker draw poker: every decision's value and the best one (JD-5..JD-11a).
+
+A paytable's price is what the player's *best* strategy returns, so this module solves the game
+for one box against the dealer: for each of the 2,869,685 five-card hands of the 53-card deck,
+the expected value of every legal option at each decision (JD-5, JD-6, JD-7), in original antes.
+
+The value of betting
+--------------------
+With final hand H, having seen the cards D (the dealt five, every card drawn, every card
+discarded: none of them can be the dealer's), a bet with total ante a returns, net (JD-11):
+``a * g(H, D)`` where ``g = q * P(no game) + (1 + 2 * odds(H)) * P(win) - 3 * P(lose)``, q the
+``no_game`` line (JD-11a) and odds(H) the bet line that pays H (1:1 when unlisted). Folding
+returns ``-a`` (JD-12). The probabilities are those of the dealer's final hand (five cards from
+the unseen ones, then the fixed draw of JD-9 from the rest), which depend on D.
+
+The dealer model
+----------------
+The dealer's final hand is estimated from a pool: every one of the 2,869,685 initial dealer
+hands, each with ``draws`` independent draws of its replacements (JD-9), so the initial hand is
+exact and only the replacements are sampled. A pool entry that touches a card of D cannot happen;
+the others are reweighted to the smaller deck (importance sampling: an entry using m cards of the
+53 weighs ``prod((53 - i) / (53 - n - i), i < m)`` when n cards are seen). Counting that for every
+query would be slow, so the model keeps the effect of removing each card (first order) and each
+pair of cards that interact strongly (the same rank, or the joker with a card) at second order,
+by the dealer's final hand level; ``g(H, D)`` is the no-removal value plus those effects for the
+cards of D. ``exact_bet_value`` counts the pool directly for a given D: the regret estimate
+(``regret``) measures the model's decisions against it.
+
+The solution
+------------
+``solve`` computes, for every hand, the value of the second decision with the box's own five
+cards as the only cards seen (stage 2), and from those the first decision's values exactly: the
+value of keeping K and drawing is the average of stage 2 over every replacement set, by
+inclusion-exclusion over sums of stage-2 values of the hands containing each card subset (as
+video poker solvers do). The third decision is taken on the fly with every card seen.
+A ``Solution`` holds the first and second decisions per hand, the stage-2 values, and answers
+``first_options`` (every option's value for one dealt hand) and ``later_options``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, cached_property
+from itertools import combinations
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from games.engine.cards import ALL_CARDS, Card
+from games.engine.hands import (
+    PAIR,
+    all_hands,
+    category_of_strength,
+    evaluate_batch,
+)
+from games.engine.joker_draw import (
+    DEALER_QUALIFIES_FROM_RANK,
+    HAND_SIZE,
+    ROYAL_FLUSH,
+    Paytable,
+    no_game_odds,
+)
+from games.engine.joker_draw_rtp import BET, EXCHANGE, FOLD, Hands, dealer_discards_batch
+
+DECK = len(ALL_CARDS)
+JOKER = DECK - 1
+HANDS = math.comb(DECK, HAND_SIZE)
+SOLVER_VERSION = 1  # part of every solution's digest: a changed method never reuses old tables
+# Codes of the first decision: 1..31 exchange the cards whose bits are set (bit i is the i-th
+# card of the hand in FS-1 order), then bet and fold. Second: exchange card 0..4, bet, fold.
+FIRST_BET, FIRST_FOLD = 32, 33
+SECOND_BET, SECOND_FOLD = 5, 6
+_BINOMIAL = np.array(
+    [[math.comb(n, k) for k in range(HAND_SIZE + 2)] for n in range(DECK + 1)], dtype=np.int64
+)
+_TOP_RANK_SHIFT = 16
+
+
+def colex(cards: NDArray[np.integer]) -> NDArray[np.int64]:
+    """The colex index of each row of ascending FS-1 positions (any number of columns)."""
+    cards = np.asarray(cards, dtype=np.int64)
+    return _BINOMIAL[cards, np.arange(1, cards.shape[-1] + 1)].sum(axis=-1)
+
+
+@dataclass(frozen=True)
+class _HandIndex:
+    """Every five-card hand, row i the hand of colex index i (ascending positions), its
+    strength and its level: the strength's place among every strength a hand can have."""
+
+    cards: NDArray[np.uint8]
+    strength: NDArray[np.int32]
+    levels: NDArray[np.int32]  # the distinct strengths, ascending
+    level: NDArray[np.int32]
+
+    def level_of(self, strength: NDArray[np.int32]) -> NDArray[np.int32]:
+        return np.searchsorted(self.levels, strength).astype(np.int32)
+
+
+@cache
+def hand_index() -> _HandIndex:
+    rows = all_hands(jokers=1)
+    cards = np.empty_like(rows)
+    cards[colex(rows)] = rows
+    strength = evaluate_batch(cards)
+    levels = np.unique(strength)
+    return _HandIndex(cards, strength, levels, np.searchsorted(levels, strength).astype(np.int32))
+
+
+def _qualifies(strength: NDArray[np.int32]) -> NDArray[np.bool_]:
+    """JD-10: a pair of jacks or better."""
+    category = category_of_strength(strength)
+    top = (strength >> _TOP_RANK_SHIFT) & 0xF
+    return (category > PAIR) | ((category == PAIR) & (top >= DEALER_QUALIFIES_FROM_RANK))
+
+
+# The dealer model -----------------------------------------------------------------------------
+
+
+def _interacting_pairs() -> list[tuple[int, int]]:
+    """Pairs of cards whose joint removal changes the dealer's chances beyond the two single
+    effects: two of one rank (the dealer's pairs and sets of it) and the joker with any card."""
+    pairs = [(a, b) for a, b in combinations(range(JOKER), 2) if a >> 2 == b >> 2]
+    return pairs + [(card, JOKER) for card in range(JOKER)]
+
+
+PAIRS = tuple(_interacting_pairs())
+_GENERIC, _NO_PAIR = len(PAIRS), len(PAIRS) + 1  # rows of the pair effects after PAIRS'
+
+
+def _pair_index() -> NDArray[np.int32]:
+    """The row of the pair effects for two cards: their own, or the generic one."""
+    index = np.full((DECK, DECK), _GENERIC, np.int32)
+    for number, (a, b) in enumerate(PAIRS):
+        index[a, b] = index[b, a] = number
+    return index
+
+
+_PAIR_INDEX = _pair_index()
+
+
+def removal_weight(seen: int, used: NDArray[np.integer]) -> NDArray[np.float64]:
+    """The importance weight of a pool entry that used `used` cards of the full deck when `seen`
+    cards are known not to be in it: P(its cards | the smaller deck) / P(its cards | all 53)."""
+    used = np.asarray(used, dtype=np.int64)
+    top = int(used.max(initial=0))
+    factors = np.ones(top + 1)
+    for m in range(1, top + 1):
+        factors[m] = factors[m - 1] * (DECK - m + 1) / (DECK - seen - m + 1)
+    return factors[used]
+
+
+@dataclass(frozen=True)
+class DealerPool:
+    """Dealer outcomes: the cards each used (a bit per FS-1 position), how many, and the final
+    hand's bin: 0 without a game (JD-10), else 1 + the level of the final hand."""
+
+    used: NDArray[np.uint64]
+    count: NDArray[np.uint8]
+    bin: NDArray[np.int32]
+    bins: int
+
+    def avoiding(self, cards: Iterable[int]) -> NDArray[np.bool_]:
+        mask = np.uint64(sum(1 << int(card) for card in set(cards)))
+        return (self.used & mask) == 0
+
+    def histogram(self, seen: Sequence[int]) -> NDArray[np.float64]:
+        """The dealer's final bins when the cards `seen` are out of the deck: the exact count of
+        the pool (entries touching a seen card dropped, the rest reweighted), normalised."""
+        rows = self.avoiding(seen)
+        weights = removal_weight(len(set(seen)), self.count[rows])
+        counts = np.bincount(self.bin[rows], weights=weights, minlength=self.bins)
+        return counts / counts.sum()
+
+
+def dealer_pool(draws: int, seed: int) -> DealerPool:
+    """Every initial dealer hand, `draws` times, in a random order of its cards (the order
+    decides JD-9's rare ties), with replacements drawn from the 48 other cards."""
+    index = hand_index()
+    rng = np.random.Generator(np.random.PCG64(seed))
+    used_parts, count_parts, bin_parts = [], [], []
+    for _ in range(draws):
+        for start in range(0, HANDS, 1 << 19):
+            initial = rng.permuted(index.cards[start : start + (1 << 19)], axis=1)
+            rows = len(initial)
+            discard = dealer_discards_batch(initial)
+            keys = rng.random((rows, DECK), dtype=np.float32)
+            np.put_along_axis(keys, initial.astype(np.int64), 2.0, axis=1)
+            replacements = np.argsort(keys, axis=1)[:, :HAND_SIZE].astype(np.uint8)
+            offsets = np.cumsum(discard, axis=1) - discard
+            drawn = np.take_along_axis(replacements, offsets, axis=1)
+            final = np.where(discard, drawn, initial)
+            strength = evaluate_batch(final)
+            bits = np.uint64(1) << initial.astype(np.uint64)
+            used = np.bitwise_or.reduce(bits, axis=1)
+            drawn_bits = np.where(discard, np.uint64(1) << drawn.astype(np.uint64), np.uint64(0))
+            used |= np.bitwise_or.reduce(drawn_bits, axis=1)
+            used_parts.append(used)
+            count_parts.append((HAND_SIZE + discard.sum(axis=1)).astype(np.uint8))
+            bin_parts.append(np.where(_qualifies(strength), index.level_of(strength) + 1, 0))
+    return DealerPool(
+        np.concatenate(used_parts),
+        np.concatenate(count_parts),
+        np.concatenate(bin_parts).astype(np.int32),
+        len(index.levels) + 1,
+    )
+
+
+@dataclass(frozen=True)
+class DealerModel:
+    """The dealer's final bins with nothing removed, with each card removed and with each
+    interacting pair removed (``PAIRS``), as normalised histograms; ``generic`` is the average
+    second-order effect of removing two cards that do not interact (it is small, but there are
+    many such pairs among eleven seen cards)."""
+
+    none: NDArray[np.float64]  # (bins,)
+    single: NDArray[np.float64]  # (53, bins)
+    pair: NDArray[np.float64]  # (len(PAIRS), bins)
+    generic: NDArray[np.float64]  # (bins,): H(a, b) - H(a) - H(b) + H(none), averaged
+    entries: int
+
+    def to_bytes(self) -> bytes:
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            none=self.none,
+            single=self.single,
+            pair=self.pair,
+            generic=self.generic,
+            entries=self.entries,
+        )
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> DealerModel:
+        with np.load(io.BytesIO(data)) as arrays:
+            return cls(
+                arrays["none"],
+                arrays["single"],
+                arrays["pair"],
+                arrays["generic"],
+                int(arrays["entries"]),
+            )
+
+
+GENERIC_PAIRS = 200  # sampled pairs that do not interact, for ``DealerModel.generic``
+
+
+def build_dealer_model(pool: DealerPool, seed: int) -> DealerModel:
+    def histogram(cards: Sequence[int]) -> NDArray[np.float64]:
+        rows = pool.avoiding(cards)
+        weights = removal_weight(len(cards), pool.count[rows])
+        counts = np.bincount(pool.bin[rows], weights=weights, minlength=pool.bins)
+        return counts / counts.sum()
+
+    none = histogram([])
+    single = np.stack([histogram([card]) for card in range(DECK)])
+    pair = np.stack([histogram(cards) for cards in PAIRS])
+    rng = np.random.Generator(np.random.PCG64(seed))
+    others = [(a, b) for a, b in combinations(range(DECK), 2) if _PAIR_INDEX[a, b] == _GENERIC]
+    sample = rng.choice(len(others), GENERIC_PAIRS, replace=False)
+    generic = np.mean(
+        [histogram(others[i]) - single[others[i][0]] - single[others[i][1]] + none for i in sample],
+        axis=0,
+    )
+    return DealerModel(none, single, pair, generic, len(pool.bin))
+
+
+# Values of betting ----------------------------------------------------------------------------
+
+
+def bet_odds_by_level(bet_paytable: Paytable) -> NDArray[np.float64]:
+    """The odds a bet is paid at when the box's hand of each level wins (JD-11)."""
+    levels = hand_index().levels
+    category = category_of_strength(levels)
+    from games.engine.hands import CATEGORIES
+
+    odds = np.array([float(bet_paytable.get(CATEGORIES[code], Fraction(1))) for code in category])
+    if ROYAL_FLUSH in bet_paytable:
+        royal = (levels >> _TOP_RANK_SHIFT) == (8 << 4 | 14)
+        odds[royal] = float(bet_paytable[ROYAL_FLUSH])
+    return odds
+
+
+def _bet_values(histograms: NDArray[np.float64], odds: NDArray[np.float64], q: float) -> NDArray:
+    """g per level (last axis) for each histogram (leading axes): the net of a bet of one ante
+    with a hand of that level, the dealer's bins distributed as the histogram."""
+    no_game = histograms[..., :1]
+    games = histograms[..., 1:]
+    below = np.cumsum(games, axis=-1) - games  # the dealer's qualifying hands below the level
+    above = 1 - no_game - below - games
+    return q * no_game + (1 + 2 * odds) * below - 3 * above
+
+
+@dataclass(frozen=True)
+class BetValues:
+    """g(H, D) for one bet paytable: ``base`` for no card seen, ``single`` and ``pair`` the
+    effects of removing a card and the second-order effects of an interacting pair, by level;
+    then come the generic effect of any other pair and a row of zeros (no pair)."""
+
+    base: NDArray[np.float64]
+    single: NDArray[np.float64]
+    pair: NDArray[np.float64]
+
+    def of(self, level: NDArray[np.integer], seen: NDArray[np.integer]) -> NDArray[np.float64]:
+        """g of hands of `level` (n,) with the cards `seen` (n, k; -1 pads) out of the deck."""
+        seen = np.asarray(seen)
+        value = self.base[level].copy()
+        present = seen >= 0
+        cards = np.where(present, seen, 0)
+        for column in range(seen.shape[1]):
+            value += np.where(present[:, column], self.single[cards[:, column], level], 0)
+            for other in range(column):
+                both = present[:, column] & present[:, other]
+                pair = np.where(both, _PAIR_INDEX[cards[:, column], cards[:, other]], _NO_PAIR)
+                value += self.pair[pair, level]
+        return value
+
+
+def bet_values(model: DealerModel, bet_paytable: Paytable) -> BetValues:
+    odds = bet_odds_by_level(bet_paytable)
+    q = float(no_game_odds(bet_paytable))
+    base = _bet_values(model.none, odds, q)
+    single = _bet_values(model.single, odds, q) - base
+    pair = _bet_values(model.pair, odds, q) - base
+    pair -= np.array([single[a] + single[b] for a, b in PAIRS])
+    generic = _bet_values(model.none + model.generic, odds, q) - base
+    return BetValues(base, single, np.vstack([pair, generic, np.zeros_like(base)]))
+
+
+def exact_bet_value(
+    pool: DealerPool, bet_paytable: Paytable, strength: int, seen: Sequence[int]
+) -> float:
+    """g(H, D) counted on a pool for one hand, without the model's approximation."""
+    odds = bet_odds_by_level(bet_paytable)
+    level = int(hand_index().level_of(np.array([strength]))[0])
+    values = _bet_values(pool.histogram(seen), odds, float(no_game_odds(bet_paytable)))
+    return float(values[level])
+
+
+# The solution ---------------------------------------------------------------------------------
+
+
+def _hand_bet_values(values: BetValues) -> NDArray[np.float64]:
+    """g of every hand with its own five cards as the only ones seen, by colex index."""
+    index = hand_index()
+    cards = index.cards.astype(np.int64)
+    return np.concatenate(
+        [
+            values.of(index.level[start : start + (1 << 18)], cards[start : start + (1 << 18)])
+            for start in range(0, HANDS, 1 << 18)
+        ]
+    )
+
+
+def _second_decision(
+    values: BetValues, hand_values: NDArray[np.float64], rows: slice
+) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
+    """The value of the second decision (total ante 2) for the hands of `rows`, their own cards
+    the only ones seen, and its best code: exchange one card (its value the average over the
+    48 unseen cards of the third decision, max(-3, 3g), the discarded card seen too), bet (2g)
+    or fold (-2); the first best in that order (JD-6, JD-7)."""
+    index = hand_index()
+    hands = np.ascontiguousarray(index.cards[rows], dtype=np.int64)
+    value = np.empty(len(hands))
+    code = np.empty(len(hands), np.uint8)
+    _second_kernel(
+        hands,
+        index.level,
+        hand_values,
+        values.single,
+        values.pair,
+        _PAIR_INDEX,
+        _BINOMIAL,
+        value,
+        code,
+    )
+    return value, code
+
+
+@numba.njit(cache=True)
+def _second_kernel(  # type: ignore[no-untyped-def]
+    hands, level_of, hand_values, single, pair, pair_index, binomial, value, code
+):
+    """``_second_decision`` hand by hand, compiled: about 240 bet values per hand."""
+    kept = np.empty(HAND_SIZE - 1, np.int64)
+    for row in range(hands.shape[0]):
+        hand = hands[row]
+        own = 0
+        for slot in range(HAND_SIZE):
+            own += binomial[hand[slot], slot + 1]
+        best = -np.inf
+        best_code = SECOND_FOLD
+        for slot in range(HAND_SIZE):
+            discarded = hand[slot]
+            place = 0
+            for other in range(HAND_SIZE):
+                if other != slot:
+                    kept[place] = hand[other]
+                    place += 1
+            total = 0.0
+            for card in range(DECK):
+                if (
+                    card == hand[0]
+                    or card == hand[1]
+                    or card == hand[2]
+                    or card == hand[3]
+                    or card == hand[4]
+                ):
+                    continue
+                final = 0
+                column = 0
+                placed = False
+                for held in kept:
+                    if not placed and card < held:
+                        final += binomial[card, column + 1]
+                        column += 1
+                        placed = True
+                    final += binomial[held, column + 1]
+                    column += 1
+                if not placed:
+                    final += binomial[card, column + 1]
+                level = level_of[final]
+                bet = hand_values[final] + single[discarded, level]
+                bet += pair[pair_index[discarded, card], level]
+                for held in kept:
+                    bet += pair[pair_index[discarded, held], level]
+                total += max(-3.0, 3.0 * bet)
+            exchange = total / (DECK - HAND_SIZE)
+            if exchange > best:
+                best = exchange
+                best_code = slot
+        bet = 2.0 * hand_values[own]
+        if bet > best:
+            best = bet
+            best_code = SECOND_BET
+        if best < -2.0:
+            best = -2.0
+            best_code = SECOND_FOLD
+        value[row] = best
+        code[row] = best_code
+
+
+def _subset_sums(second: NDArray[np.float64]) -> list[NDArray[np.float64]]:
+    """For every card subset T of 0..5 cards (by size, then colex index): the sum of the
+    second decision's value over every hand containing T."""
+    cards = hand_index().cards.astype(np.int64)
+    sums = []
+    for size in range(HAND_SIZE + 1):
+        total = np.zeros(math.comb(DECK, size))
+        for columns in combinations(range(HAND_SIZE), size):
+            subset = colex(cards[:, list(columns)]) if size else np.zeros(HANDS, np.int64)
+            total += np.bincount(subset, weights=second, minlength=len(total))
+        sums.append(total)
+    return sums
+
+
+_MASK_SIZE = np.array([bin(mask).count("1") for mask in range(1 << HAND_SIZE)])
+_MASK_COLUMNS = [[slot for slot in range(HAND_SIZE) if mask >> slot & 1] for mask in range(32)]
+
+
+def _first_options(
+    sums: Sequence[NDArray[np.float64]], hand_values: NDArray[np.float64], rows: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """Every first-decision option's value for the hands `rows` (colex indices): columns 1..31
+    exchange the cards of the mask's bits (keeping the others), then bet and fold (JD-5).
+    Keeping K, the draw averages the second decision over the hands that contain K and none of
+    the discards X: by inclusion-exclusion, the sum over Y within X of (-1)^|Y| S(K + Y)."""
+    cards = hand_index().cards[rows].astype(np.int64)
+    count = len(rows)
+    contained = np.empty((count, 32))  # by mask of the cards in T
+    for mask in range(32):
+        columns = _MASK_COLUMNS[mask]
+        subset = colex(cards[:, columns]) if columns else np.zeros(count, np.int64)
+        contained[:, mask] = sums[len(columns)][subset]
+    # Moebius over supersets: f(K) = sum over T containing K of (-1)^|T - K| S(T).
+    for bit in range(HAND_SIZE):
+        for mask in range(32):
+            if not mask >> bit & 1:
+                contained[:, mask] -= contained[:, mask | 1 << bit]
+    options = np.empty((count, FIRST_FOLD + 1))
+    options[:, 0] = -np.inf  # exchanging no card is refused (JD-5)
+    for discard in range(1, 32):
+        keep = 31 ^ discard
+        options[:, discard] = contained[:, keep] / math.comb(DECK - HAND_SIZE, _MASK_SIZE[discard])
+    options[:, FIRST_BET] = hand_values[rows]
+    options[:, FIRST_FOLD] = -1.0
+    return options
+
+
+def paytable_digest(bet_paytable: Paytable, model: DealerModel) -> str:
+    """What a solution belongs to: the bet lines (the no-game line included, JD-11a), the dealer
+    model and the solver's method; a solution is used only for the digest it was made for."""
+    lines = sorted((line, str(Fraction(odds))) for line, odds in bet_paytable.items())
+    text = repr((SOLVER_VERSION, lines, str(no_game_odds(bet_paytable)), model.entries))
+    return hashlib.sha256(text.encode() + model.none.tobytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a decision and its expected net result in original antes."""
+
+    action: str  # fold, bet or exchange
+    keep: tuple[Card, ...]  # the cards kept, when exchanging
+    ev: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best play of one bet paytable: per hand (colex index) the first decision's code and
+    the second decision's value and code with the hand's own cards seen (see the module)."""
+
+    digest: str
+    values: BetValues
+    second_value: NDArray[np.float32]
+    second_code: NDArray[np.uint8]
+    first_code: NDArray[np.uint8]
+
+    @cached_property
+    def _sums(self) -> list[NDArray[np.float64]]:
+        return _subset_sums(self.second_value.astype(np.float64))
+
+    @cached_property
+    def _hand_values(self) -> NDArray[np.float64]:
+        return _hand_bet_values(self.values)
+
+    def first_values(self, rows: NDArray[np.int64]) -> NDArray[np.float64]:
+        """Every first-decision option's value (columns as ``_first_options``) of hands by colex."""
+        return _first_options(self._sums, self._hand_values, rows)
+
+    def first_options(self, cards: Sequence[Card]) -> list[Option]:
+        """Every legal option of the first decision (JD-5) for five dealt cards, best first."""
+        hand = _sorted_hand(cards)
+        values = self.first_values(colex(np.array([[c.index for c in hand]])))[0]
+        options = [Option("bet", (), float(values[FIRST_BET])), Option("fold", (), -1.0)]
+        for discard in range(1, 32):
+            keep = tuple(card for slot, card in enumerate(hand) if not discard >> slot & 1)
+            options.append(Option("exchange", keep, float(values[discard])))
+        return sorted(options, key=lambda option: -option.ev)
+
+    def later_options(
+        self, cards: Sequence[Card], seen: Iterable[Card], exchanges: int
+    ) -> list[Option]:
+        """Every legal option of the second (after one exchange) or third decision (after two),
+        with every card the box has seen out of the dealer's reach (JD-6, JD-7), best first."""
+        if exchanges not in (1, 2):
+            raise ValueError("exchanges: the later decisions come after one or two exchanges")
+        hand = _sorted_hand(cards)
+        seen_positions = sorted({card.index for card in [*seen, *hand]})
+        ante = 1 + exchanges
+        options = [
+            Option("bet", (), ante * self._bet(hand, seen_positions)),
+            Option("fold", (), -float(ante)),
+        ]
+        if exchanges == 1:
+            unseen = [position for position in range(DECK) if position not in seen_positions]
+            for slot in range(HAND_SIZE):
+                kept = [card.index for card in hand if card is not hand[slot]]
+                finals = np.sort(np.array([[*kept, card] for card in unseen]), axis=1)
+                seen_after = np.array([[*seen_positions, card] for card in unseen])
+                level = hand_index().level[colex(finals)]
+                bet = self.values.of(level, seen_after)
+                ev = float(np.maximum(-3, 3 * bet).mean())
+                options.append(
+                    Option("exchange", tuple(c for c in hand if c is not hand[slot]), ev)
+                )
+        return sorted(options, key=lambda option: -option.ev)
+
+    def _bet(self, hand: Sequence[Card], seen: Sequence[int]) -> float:
+        level = hand_index().level[colex(np.array([[card.index for card in hand]]))]
+        return float(self.values.of(level, np.array([seen]))[0])
+
+    def third_bets(
+        self, final: NDArray[np.integer], seen: NDArray[np.integer]
+    ) -> NDArray[np.bool_]:
+        """Whether to bet at the third decision: g(H, D) > -1, with every seen card (JD-7)."""
+        level = hand_index().level[colex(np.sort(final, axis=1))]
+        return self.values.of(level, seen) > -1
+
+    name = "best"
+
+    def decide(
+        self, stage: int, hands: Hands, seen: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int8], NDArray[np.bool_]]:
+        """The laboratory's player (``joker_draw_rtp.Player``): the first and second decisions
+        from the tables, the third on the fly with every card the box has seen."""
+        cards = hands.cards.astype(np.int64)
+        order = np.argsort(cards, axis=1)
+        rows = colex(np.take_along_axis(cards, order, axis=1))
+        discard_sorted = np.zeros(cards.shape, bool)
+        if stage == 0:
+            code = self.first_code[rows]
+            action = np.select([code == FIRST_FOLD, code == FIRST_BET], [FOLD, BET], EXCHANGE)
+            bits = np.where(code < FIRST_BET, code, 0)[:, None]
+            discard_sorted = (bits >> np.arange(HAND_SIZE)) & 1 == 1
+        elif stage == 1:
+            code = self.second_code[rows]
+            action = np.select([code == SECOND_FOLD, code == SECOND_BET], [FOLD, BET], EXCHANGE)
+            discard_sorted = (code[:, None] == np.arange(HAND_SIZE)) & (action == EXCHANGE)[:, None]
+        else:
+            action = np.where(self.third_bets(cards, seen), BET, FOLD)
+        discard = np.zeros(cards.shape, bool)
+        np.put_along_axis(discard, order, discard_sorted, axis=1)
+        return action.astype(np.int8), discard
+
+    def to_bytes(self) -> bytes:
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            digest=np.array(self.digest),
+            second_value=self.second_value,
+            second_code=self.second_code,
+            first_code=self.first_code,
+        )
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, values: BetValues, digest: str) -> Solution:
+        """A stored solution, refused unless it was made for `digest` (the paytable and model)."""
+        with np.load(io.BytesIO(data)) as arrays:
+            stored = str(arrays["digest"])
+            if stored != digest:
+                raise ValueError(
+                    f"digest: this best-play table was solved for {stored[:12]}, "
+                    f"not for this paytable ({digest[:12]})"
+                )
+            return cls(
+                digest,
+                values,
+                arrays["second_value"],
+                arrays["second_code"],
+                arrays["first_code"],
+            )
+
+
+def _sorted_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
+    hand = tuple(sorted(cards, key=lambda card: card.index))
+    if len(set(hand)) != HAND_SIZE:
+        raise ValueError("cards: a hand is five different cards")
+    return hand
+
+
+CHUNK_HANDS = 1 << 18  # the second decision of this many hands is one chunk of work
+
+
+def second_decision_chunk(
+    values: BetValues, hand_values: NDArray[np.float64], start: int
+) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+    """The second decision's values and codes of the hands from `start`, ``CHUNK_HANDS`` of them
+    (fewer at the end): one unit of work, for a worker."""
+    stop = min(start + CHUNK_HANDS, HANDS)
+    parts = [
+        _second_decision(values, hand_values, slice(row, min(row + 16384, stop)))
+        for row in range(start, stop, 16384)
+    ]
+    return (
+        np.concatenate([value for value, _ in parts]).astype(np.float32),
+        np.concatenate([code for _, code in parts]),
+    )
+
+
+def assemble(
+    digest: str,
+    values: BetValues,
+    second_value: NDArray[np.float32],
+    second_code: NDArray[np.uint8],
+) -> Solution:
+    """The solution from every hand's second decision: the first decision of every hand."""
+    partial = Solution(digest, values, second_value, second_code, np.zeros(0, np.uint8))
+    first_code = np.concatenate(
+        [
+            np.argmax(partial.first_values(np.arange(row, min(row + 65536, HANDS))), axis=1)
+            for row in range(0, HANDS, 65536)
+        ]
+    ).astype(np.uint8)
+    return Solution(digest, values, second_value, second_code, first_code)
+
+
+def solve(
+    model: DealerModel,
+    bet_paytable: Paytable,
+    run: Callable[
+        [Callable[[int], tuple[NDArray[np.float32], NDArray[np.uint8]]], Sequence[int]],
+        list[tuple[NDArray[np.float32], NDArray[np.uint8]]],
+    ]
+    | None = None,
+) -> Solution:
+    """The best play of `bet_paytable` against `model`; `run` maps the chunk function over the
+    chunks' starts (in-process by default; a caller may spread them over workers)."""
+    values = bet_values(model, bet_paytable)
+    hand_values = _hand_bet_values(values)
+    starts = range(0, HANDS, CHUNK_HANDS)
+
+    def chunk(start: int) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+        return second_decision_chunk(values, hand_values, start)
+
+    parts = run(chunk, starts) if run else [chunk(start) for start in starts]
+    return assemble(
+        paytable_digest(bet_paytable, model),
+        values,
+        np.concatenate([value for value, _ in parts]),
+        np.concatenate([code for _, code in parts]),
+    )

@@ -844,7 +844,8 @@ def engine_check(
     solution: Solution, bet_paytable: Paytable, rounds: int, seed: int
 ) -> tuple[float, tuple[float, float]]:
     """The solution's game RTP (percent, with its 99% interval) played through the live
-    engine's own round code (``joker_draw.start_round`` and ``apply``), one box on fresh decks: a check of the laboratory's simulator, not a second copy of it."""
+    engine's own round code (``joker_draw.start_round`` and ``apply``), one box on fresh decks:
+    a check of the laboratory's simulator, not a second copy of it."""
     rng = np.random.Generator(np.random.PCG64(seed))
     ante = Decimal(odds_scale(bet_paytable, {}))  # every payment whole (JD-2); RTP has no unit
     sums = [Fraction(0)] * 5  # returned, staked, returned^2, staked^2, returned*staked

@@ -9,10 +9,10 @@ result is the same.
 
 A bet paytable is priced at best play (``games.joker_draw.best_play``): a ``best`` run plays the
 solved best decisions on fresh rounds, and its first chunks (``RTP_TYPICAL_ROUNDS`` rounds) play
-the same rounds again by the ``reference`` strategy, the typical player, shown beside it. Pit staff may approve a bet paytable
-version only once a finished best-play run of its current lines, with at least
-``RTP_APPROVAL_MIN_ROUNDS`` rounds and a 99% interval no wider than ``RTP_APPROVAL_MAX_SPREAD``
-points either side, has the upper end of its interval inside the allowed band of every table that
+the same rounds again by the ``reference`` strategy, the typical player, shown beside it. Pit
+staff may approve a bet paytable version only once a finished best-play run of its current lines,
+with at least ``RTP_APPROVAL_MIN_ROUNDS`` rounds and a 99% interval no wider than
+``RTP_APPROVAL_MAX_SPREAD`` points either side, has the upper end of its interval inside the allowed band of every table that
 uses the paytable (or the house band when none does), and never above 100%: best play must never
 beat the house. A BONUS paytable is priced exactly (JD-14a).
 """

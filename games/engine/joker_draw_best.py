@@ -251,7 +251,7 @@ def dealer_pool(draws: int, seed: int) -> DealerPool:
             keys = rng.random((rows, DECK), dtype=np.float32)
             np.put_along_axis(keys, initial.astype(np.int64), 2.0, axis=1)
             replacements = np.argsort(keys, axis=1)[:, :HAND_SIZE].astype(np.uint8)
-            offsets = np.cumsum(discard, axis=1) - discard
+            offsets: NDArray[np.int64] = np.cumsum(discard, axis=1) - discard
             drawn = np.take_along_axis(replacements, offsets, axis=1)
             final = np.where(discard, drawn, initial)
             strength = evaluate_batch(final)
@@ -788,8 +788,8 @@ def _broadcast_codes(rep_codes: NDArray[np.integer], first: bool) -> NDArray[np.
         for slot in range(HAND_SIZE):
             mapped |= ((bits >> slot) & 1) << slot_map[:, slot]
         return np.where(codes < FIRST_BET, mapped, codes).astype(np.uint8)
-    slot = np.take_along_axis(slot_map, np.minimum(codes, HAND_SIZE - 1)[:, None], axis=1)[:, 0]
-    return np.where(codes < HAND_SIZE, slot, codes).astype(np.uint8)
+    slots = np.take_along_axis(slot_map, np.minimum(codes, HAND_SIZE - 1)[:, None], axis=1)
+    return np.where(codes < HAND_SIZE, slots[:, 0], codes).astype(np.uint8)
 
 
 def assemble(

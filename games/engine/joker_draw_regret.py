@@ -158,7 +158,7 @@ def _third(
 
 
 def _second(
-    precise: _Precise, hand: list[int], seen: list[int], taken: int, discarded: int | None
+    precise: _Precise, hand: list[int], seen: list[int], taken: int, discarded: int
 ) -> tuple[float, bool]:
     now, after = precise.values(seen)
     values = {BET: 2 * float(now[_level(hand)]), FOLD: -2.0}
@@ -256,17 +256,20 @@ def measure(
         reached = np.flatnonzero(played.actions[:, stage] >= 0)
         sample = rng.choice(reached, min(decisions, len(reached)), replace=False)
         if stage == 0:
-            values, differs = _first(solution, bet_paytable, played.cards[sample, 0], rng)
-            stages[name] = _stage(values, int(differs.sum()), len(reached) / len(played.actions))
+            first, firsts_differ = _first(solution, bet_paytable, played.cards[sample, 0], rng)
+            stages[name] = _stage(
+                first, int(firsts_differ.sum()), len(reached) / len(played.actions)
+            )
             continue
-        regrets, disagreements = [], 0
+        regrets: list[float] = []
+        disagreements = 0
         for row in sample:
             hand = played.cards[row, stage].astype(int).tolist()
             seen = _seen_before(played, row, stage)
             action = int(played.actions[row, stage])
             if stage == 1:
-                slot = np.flatnonzero(played.discards[row, stage])
-                discarded = hand[int(slot[0])] if len(slot) else None
+                out = np.flatnonzero(played.discards[row, stage])
+                discarded = hand[int(out[0])] if len(out) else -1
                 regret, differs = _second(precise, hand, seen, action, discarded)
             else:
                 regret, differs = _third(precise, hand, seen, action == BET)

@@ -197,7 +197,8 @@ class Player(Protocol):
     """What plays the box's decisions in the laboratory: a rule table (``Strategy``) or a
     solved best play. ``seen`` holds, per hand, every card the box has held (-1 pads)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def decide(
         self, stage: int, hands: Hands, seen: NDArray[np.int64]

@@ -12,9 +12,9 @@ solved best decisions on fresh rounds, and its first chunks (``RTP_TYPICAL_ROUND
 the same rounds again by the ``reference`` strategy, the typical player, shown beside it. Pit
 staff may approve a bet paytable version only once a finished best-play run of its current lines,
 with at least ``RTP_APPROVAL_MIN_ROUNDS`` rounds and a 99% interval no wider than
-``RTP_APPROVAL_MAX_SPREAD`` points either side, has the upper end of its interval inside the allowed band of every table that
-uses the paytable (or the house band when none does), and never above 100%: best play must never
-beat the house. A BONUS paytable is priced exactly (JD-14a).
+``RTP_APPROVAL_MAX_SPREAD`` points either side, has the upper end of its interval inside the
+allowed band of every table that uses the paytable (or the house band when none does), and never
+above 100%: best play must never beat the house. A BONUS paytable is priced exactly (JD-14a).
 """
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ def _merge(run: RtpRun) -> None:
     result = lab.summarize(_merged(chunk.tally for chunk in chunks)).to_json()
     if run.strategy_name == BEST:
         typical_chunks = [chunk for chunk in chunks if chunk.typical_tally is not None]
-        typical = lab.summarize(_merged(chunk.typical_tally for chunk in typical_chunks))
+        typical = lab.summarize(_merged(chunk.typical_tally or {} for chunk in typical_chunks))
         result["typical"] = {
             "game_rtp": typical.game_rtp,
             "game_ci99": list(typical.game_ci99),

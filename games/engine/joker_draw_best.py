@@ -368,17 +368,33 @@ class BetValues:
 
     def of(self, level: NDArray[np.integer], seen: NDArray[np.integer]) -> NDArray[np.float64]:
         """g of hands of `level` (n,) with the cards `seen` (n, k; -1 pads) out of the deck."""
-        seen = np.asarray(seen)
-        value = self.base[level].copy()
-        present = seen >= 0
-        cards = np.where(present, seen, 0)
-        for column in range(seen.shape[1]):
-            value += np.where(present[:, column], self.single[cards[:, column], level], 0)
-            for other in range(column):
-                both = present[:, column] & present[:, other]
-                pair = np.where(both, _PAIR_INDEX[cards[:, column], cards[:, other]], _NO_PAIR)
-                value += self.pair[pair, level]
+        value = np.empty(len(level))
+        _bet_values_of(
+            np.asarray(level, dtype=np.int64),
+            np.asarray(seen, dtype=np.int64),
+            self.base,
+            self.single,
+            self.pair,
+            _PAIR_INDEX,
+            value,
+        )
         return value
+
+
+@numba.njit(cache=True)
+def _bet_values_of(level, seen, base, single, pair, pair_index, value):  # type: ignore[no-untyped-def]
+    for row in range(level.shape[0]):
+        at = level[row]
+        total = base[at]
+        for column in range(seen.shape[1]):
+            card = seen[row, column]
+            if card < 0:
+                continue
+            total += single[card, at]
+            for other in range(column):
+                if seen[row, other] >= 0:
+                    total += pair[pair_index[card, seen[row, other]], at]
+        value[row] = total
 
 
 def bet_values(model: DealerModel, bet_paytable: Paytable) -> BetValues:

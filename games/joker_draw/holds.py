@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -28,6 +27,7 @@ from games.engine import joker_draw
 from games.engine.joker_draw import Stake
 from games.models import Table, TableLimits
 from games.tables.rounds import RoundRefused
+from games.tables.selectors import bankroll_shares, share_of
 from payouts.models import CENT, AccountKind
 
 HOUSE_COVER_RULE = "HB-1"
@@ -53,19 +53,6 @@ FROM games_round r JOIN games_table t ON t.id = r.table_id
 WHERE r.status = 'deciding' AND t.currency = %(currency)s
   AND (r.player_id = %(player)s OR r.table_id = %(table)s)
 """
-
-
-def shares(limits: TableLimits) -> tuple[Decimal, Decimal]:
-    """The percent of the bankroll one player's, and one table's, rounds in play may hold."""
-    return (
-        limits.player_bankroll_percent or settings.BANKROLL_PLAYER_PERCENT,
-        limits.table_bankroll_percent or settings.BANKROLL_TABLE_PERCENT,
-    )
-
-
-def share_of(bankroll: Decimal, percent: Decimal) -> Decimal:
-    """``percent`` of ``bankroll``, rounded down to the cent: a ceiling is never exceeded."""
-    return (bankroll * percent / 100).quantize(CENT, rounding="ROUND_FLOOR")
 
 
 @dataclass(frozen=True)
@@ -106,7 +93,7 @@ def check_hold(
         )
         available, reserved, players, tables = cursor.fetchone()
     bankroll = available + reserved
-    player_percent, table_percent = shares(limits)
+    player_percent, table_percent = bankroll_shares(limits)
     room = Room(
         {
             HOUSE_COVER_RULE: available,

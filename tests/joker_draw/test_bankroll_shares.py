@@ -207,3 +207,70 @@ def test_the_shares_are_the_tables_limits_and_the_proposer_cannot_approve_them(
     page = client.get(f"/staff/limits/tables/{joker_table.pk}/propose/")
     assert page.status_code == 200
     assert 'name="player_bankroll_percent"' in page.content.decode()
+
+
+# The pit's screens -------------------------------------------------------------------------------
+
+
+def pit_page(user, url, language="en", method="get"):
+    client = Client()
+    client.force_login(user)
+    response = getattr(client, method)(url, follow=True, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_live_page_shows_what_each_table_and_player_holds_and_alerts_when_low(
+    demo_bankroll, pit, pit2, default_paytables, settings
+):
+    with_shares(demo_bankroll, default_paytables, pit, pit2, player=D(2), table_share=D(25))
+    ann, ben = funded("ann", pit), funded("ben", pit)
+    open_round(api_client(ann), demo_bankroll, [{"box": 1, "ante": "0.30", "bonus": "0.98"}])
+    open_round(api_client(ben), demo_bankroll, [{"box": 1, "ante": "0.30"}])
+
+    page = pit_page(pit, "/staff/live/tables/")
+    # 2,033.80 of 100,104.50 is 2.03%; ann's 1,996.90 is 1.99%, ben's 36.90 0.04%.
+    table = demo_bankroll.pk
+    assert (
+        f'<tr data-holding="table-{table}"><td><a href="/staff/tables/{table}/">table Joker 1</a>'
+        '</td><td>2</td><td class="money">2033.80 USD</td><td class="money">2.03%</td></tr>'
+    ) in page
+    rows = [f'data-holding="player-{user.pk}"' for user in (ann, ben)]
+    assert page.index(rows[0]) < page.index(rows[1])  # the largest hold first
+    assert '<td class="money">1996.90 USD</td><td class="money">1.99%</td>' in page
+    assert '<td class="money">36.90 USD</td><td class="money">0.04%</td>' in page
+    assert 'role="alert" data-currency="USD"' not in page
+
+    # 98,070.70 available is 97.97% of the bankroll: under an alert threshold of 98%.
+    settings.BANKROLL_ALERT_PERCENT = D("98")
+    page = pit_page(pit, "/staff/")
+    assert (
+        "Only 98070.70 USD of the 100104.50 USD bankroll is available, under 98%: openings will "
+        "be refused (HB-1)."
+    ) in page
+    russian = pit_page(pit, "/staff/live/tables/", language="ru")
+    assert "Зарезервировано под идущие раздачи, по столам и по игрокам" in russian
+    assert "Из банкролла 100" in russian
+    swedish = pit_page(pit, "/staff/live/tables/", language="sv")
+    assert "Reserverat för pågående givar, per bord och per spelare" in swedish
+
+
+def test_approving_limits_whose_top_round_no_player_may_hold_warns_the_approver(
+    demo_bankroll, pit, pit2, default_paytables
+):
+    """The default limits' top round holds 13,476.00; 2% of the bankroll is 2,002.09."""
+    draft = table_services.propose_limits(
+        table=demo_bankroll,
+        values=joker_draw_limits(default_paytables, player_bankroll_percent=D(2)),
+        reason="a player's share",
+        by=pit,
+    )
+    page = pit_page(pit2, f"/staff/limits/{draft.pk}/approve/", method="post")
+    assert (
+        f"A round at the top of {draft} would hold 13476.00 USD, more than the 2002.09 USD one "
+        "player may hold of the bankroll: such openings are refused (HB-2)."
+    ) in page
+    live = pit_page(pit, "/staff/live/tables/")
+    assert "more than the 2002.09 USD one player may hold: such openings are refused" in live
+    limits = pit_page(pit, "/staff/limits/")
+    assert "more than the 2002.09 USD one player may hold (HB-2)" in limits

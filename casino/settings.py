@@ -4,6 +4,7 @@ The defaults suit a developer's machine only: with DEBUG off, SECRET_KEY and ALL
 must be given, or the process refuses to start.
 """
 
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -263,6 +264,13 @@ RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
 GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
+
+# The house bankroll (HB-2, HB-3): the share of a currency's bankroll one player's rounds in
+# play, and one table's, may hold when the table's limits set none of their own; and the share
+# still available under which the pit's live page raises its alert.
+BANKROLL_PLAYER_PERCENT = Decimal(env.str("BANKROLL_PLAYER_PERCENT", default="2"))
+BANKROLL_TABLE_PERCENT = Decimal(env.str("BANKROLL_TABLE_PERCENT", default="25"))
+BANKROLL_ALERT_PERCENT = Decimal(env.str("BANKROLL_ALERT_PERCENT", default="20"))
 
 # Player protection: a play session ends once the player has staked nothing for this long; the
 # next stake starts a new one (and its reality checks count from there).

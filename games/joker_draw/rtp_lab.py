@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from casino import charts
 from games.engine import joker_draw_rtp as lab
 from games.engine.hands import CATEGORIES
-from games.engine.joker_draw import Paytable
+from games.engine.joker_draw import NO_GAME_LINE, Paytable, no_game_odds
 from games.joker_draw import best_play
 from games.tables.table_game import ExpectedReturn
 from payouts.models import (
@@ -332,14 +332,15 @@ def shipped_run(version: PaytableVersion) -> RtpRun | None:
         return None
     odds = version.odds()
     priced = best_play.shipped_priced_run(best_play.digest_of(odds))
-    if priced is None or priced["lines"] != odds_text(odds):
+    # A version without the no-game line pays 2:3 (JD-11a), as the shipped lines say.
+    if priced is None or priced["lines"] != odds_text({NO_GAME_LINE: no_game_odds(odds), **odds}):
         return None
     if priced["rounds"] < settings.RTP_APPROVAL_MIN_ROUNDS:
         return None
     run = RtpRun.objects.create(
         paytable_version=version,
         bet_paytable_version=version,
-        lines={"bet": priced["lines"]},
+        lines={"bet": odds_text(odds)},
         strategy_name=BEST,
         strategy={"digest": best_play.digest_of(odds)},
         rounds=priced["rounds"],

@@ -17,12 +17,12 @@ from games.joker_draw.paytables import approve_paytable_version, propose_paytabl
 from games.tables import services as table_services
 from payouts.models import (
     BestPlaySolution,
-    ChangeRefused,
     ChangeStatus,
     PaytableVersion,
     RtpChunk,
     RtpRunStatus,
 )
+from payouts.services import ChangeRefused
 from tests.fixtures.tables import joker_draw_limits
 
 pytestmark = pytest.mark.django_db

@@ -99,6 +99,7 @@ def test_200_antes_at_once_on_a_wallet_funded_for_50(
     assert result.ok, result
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_bank_every_read_sums_to_zero_while_money_moves(
     live_server, pit, pit2, auditor, joker_table, settings

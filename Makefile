@@ -30,8 +30,9 @@ bench: install
 	$(BIN)/python benchmarks/bench_hands.py; hands=$$?; \
 	$(BIN)/python benchmarks/bench_joker_draw.py; rounds=$$?; \
 	$(BIN)/python benchmarks/bench_rtp.py; rtp=$$?; \
+	$(BIN)/python benchmarks/bench_best_play.py; best=$$?; \
 	$(BIN)/python benchmarks/bench_pages.py; pages=$$?; \
-	exit $$((hands || rounds || rtp || pages))
+	exit $$((hands || rounds || rtp || best || pages))
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy . && $(BIN)/lint-imports

@@ -57,7 +57,7 @@ from games.engine.joker_draw_rtp import (
 )
 
 FIRST_CANDIDATES = 3  # the table's choice and its next best options, played out
-FIRST_ROUNDS = 1000  # completions of the deck each is played out on
+FIRST_ROUNDS = 400  # completions of the deck each is played out on
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,10 @@ class PaytableDiff:
     version: PaytableVersion
     in_force: PaytableVersion | None
     lines: list[PaytableLineDiff]
-    rtp_in_force: Decimal | None
+    rtp_in_force: Decimal | None  # best play's, the upper end of its 99% interval
     rtp_proposed: Decimal | None
+    typical_in_force: Decimal | None  # the reference strategy's on the same rounds
+    typical_proposed: Decimal | None
 
 
 def lines_in_rank_order(version: PaytableVersion) -> list[tuple[str, str, Fraction]]:
@@ -91,12 +93,21 @@ def paytable_diff(version: PaytableVersion) -> PaytableDiff:
         lines=lines,
         rtp_in_force=_rtp(in_force),
         rtp_proposed=_rtp(version),
+        typical_in_force=_typical(in_force),
+        typical_proposed=_typical(version),
     )
 
 
 def _rtp(version: PaytableVersion | None) -> Decimal | None:
     measured = rtp_lab.rtp_of(version) if version is not None else None
     return measured[0] if measured is not None else None
+
+
+def _typical(version: PaytableVersion | None) -> Decimal | None:
+    """Typical play's RTP beside the best-play run approval judges the version by."""
+    measured = rtp_lab.rtp_of(version) if version is not None else None
+    typical = (measured[1].result or {}).get("typical") if measured is not None else None
+    return Decimal(str(typical["game_rtp"])) if typical else None
 
 
 @dataclass(frozen=True)

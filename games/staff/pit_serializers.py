@@ -173,6 +173,8 @@ class PaytableDiffSerializer(serializers.Serializer[PaytableDiff]):
     lines = serializers.SerializerMethodField()
     rtp_in_force = serializers.DecimalField(max_digits=9, decimal_places=4, allow_null=True)
     rtp_proposed = serializers.DecimalField(max_digits=9, decimal_places=4, allow_null=True)
+    typical_in_force = serializers.DecimalField(max_digits=9, decimal_places=4, allow_null=True)
+    typical_proposed = serializers.DecimalField(max_digits=9, decimal_places=4, allow_null=True)
 
     def get_lines(self, diff: PaytableDiff) -> list[dict[str, str | None]]:
         return [

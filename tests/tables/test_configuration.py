@@ -252,12 +252,14 @@ def test_refused_paytable_versions(default_paytables, pit, lines, field, words):
 
 
 def test_shipped_default_paytables_match_the_rules(default_paytables):
-    """JD-14: the published bet paytable and the example BONUS paytable."""
+    """JD-14: the published bet paytable and the example BONUS paytable; JD-11a: the bet
+    paytable prices the no-game payment at the source's 2:3 in a line of its own."""
     bet = {
         k: f"{v.numerator}:{v.denominator}"
         for k, v in default_paytables["bet"].active_version().odds().items()
     }
     assert bet == {
+        "no_game": "2:3",
         "pair": "1:1",
         "two_pair": "1:1",
         "three_of_a_kind": "1:1",

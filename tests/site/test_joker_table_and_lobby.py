@@ -82,6 +82,7 @@ def test_the_table_shows_both_paytables_in_force_highest_hand_first(player, joke
         ("Three of a kind", "1:1"),
         ("Two pair", "1:1"),
         ("Pair", "1:1"),
+        ("No game (dealer does not qualify)", "2:3"),  # JD-11a: below every hand
     ]
     assert "Bet, version 1" in page
     assert "BONUS, version 1" in page

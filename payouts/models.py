@@ -347,8 +347,11 @@ class PaytableKind(models.TextChoices):
 
 
 class PaytableCategory(models.TextChoices):
-    """Hand categories a paytable may pay; `royal_flush` is a line of its own (HR-10)."""
+    """Hand categories a paytable may pay; `royal_flush` is a line of its own (HR-10), and so is
+    `no_game`, what a bet paytable pays the total ante when the dealer does not qualify
+    (JD-11a); it comes first, below every hand, as a paytable prints it last."""
 
+    NO_GAME = "no_game", _("No game (dealer does not qualify)")
     PAIR = "pair", _("Pair")
     TWO_PAIR = "two_pair", _("Two pair")
     THREE_OF_A_KIND = "three_of_a_kind", _("Three of a kind")

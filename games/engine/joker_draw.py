@@ -36,10 +36,25 @@ MAX_FIRST_EXCHANGE = 5  # JD-5
 MAX_EXCHANGES = 2  # JD-5, JD-6: none after the second (JD-7)
 DEALER_QUALIFIES_FROM_RANK = 11  # JD-10: a pair of jacks
 CENT = Decimal("0.01")
-NO_GAME_ODDS = Fraction(2, 3)  # JD-11
-NO_GAME_LINE = "no_game"  # JD-11a: the bet paytable's line for the no-game payment
+NO_GAME_ODDS = Fraction(2, 3)  # JD-11: the source's, and what a version without the line pays
+NO_GAME_LINE = "no_game"  # JD-11a: the bet paytable's line that prices the no-game payment
 ROYAL_FLUSH = "royal_flush"
 Paytable = Mapping[str, Fraction]
+
+
+def no_game_odds(bet_paytable: Paytable) -> Fraction:
+    """What the total ante is paid when the dealer has no game: the bet paytable's `no_game`
+    line, or 2:3 when the version has none (JD-11, JD-11a)."""
+    return Fraction(bet_paytable.get(NO_GAME_LINE, NO_GAME_ODDS))
+
+
+def check_bonus_paytable(bonus_paytable: Paytable) -> None:
+    """The no-game line prices the ante against the dealer, so only a bet paytable has it
+    (JD-11a, JD-13)."""
+    if NO_GAME_LINE in bonus_paytable:
+        raise ValueError(
+            f"bonus_paytable: the {NO_GAME_LINE} line belongs to a bet paytable only (JD-11a)"
+        )
 
 
 class BoxStatus(StrEnum):
@@ -174,6 +189,7 @@ def start_round(
     deck = tuple(deck)
     if len(deck) != len(ALL_CARDS) or set(deck) != set(ALL_CARDS):
         raise ValueError("joker draw poker is dealt from one 53-card deck with the joker (JD-1)")
+    check_bonus_paytable(bonus_paytable)
     numbers = [stake.box for stake in stakes]
     if not 1 <= len(stakes) <= MAX_BOXES:
         raise RuleViolation(
@@ -381,12 +397,6 @@ def dealer_qualifies(dealer: HandValue) -> bool:
     return dealer.category != "pair" or dealer.ranks[0] >= DEALER_QUALIFIES_FROM_RANK
 
 
-def no_game_odds(bet_paytable: Paytable) -> Fraction:
-    """The odds of the total ante when the dealer has no game: the bet paytable's `no_game`
-    line, 2:3 for a paytable without one (JD-11, JD-11a)."""
-    return Fraction(bet_paytable.get(NO_GAME_LINE, NO_GAME_ODDS))
-
-
 def paytable_line(value: HandValue, paytable: Paytable) -> str | None:
     """The line that pays a hand: `royal_flush` when listed for an ace-high straight flush
     (HR-10), else its category's line, else None."""
@@ -406,7 +416,7 @@ def settle_box(
     else:
         staked_bet = 2 * box.ante
         if not dealer_qualifies(dealer):
-            ante, bet = _pay(box.ante, NO_GAME_ODDS), Decimal(0)
+            ante, bet = _pay(box.ante, no_game_odds(bet_paytable)), Decimal(0)
         elif dealer > value:
             ante, bet = -box.ante, -staked_bet
         elif value > dealer:
@@ -448,15 +458,19 @@ def top_payout(
     stakes: Iterable[Stake], *, bet_paytable: Paytable, bonus_paytable: Paytable
 ) -> Decimal:
     """The most the house can pay on these stakes beyond returning them: per box, the total
-    ante after two exchanges (3A, JD-5..7) paid 1:1 (more than a no-game's 2:3, JD-11), the bet
-    on it (6A) at the bet paytable's top line (1:1 at least: unlisted hands pay 1:1), and the
-    BONUS at its top line (JD-13). Rounded up to the cent: what it covers is never short."""
-    top_bet = max([Fraction(1), *bet_paytable.values()])
+    ante after two exchanges (3A, JD-5..7) paid at the larger of 1:1 and the no-game line
+    (JD-11, JD-11a), the bet on it (6A) at the bet paytable's top hand line (1:1 at least:
+    unlisted hands pay 1:1), and the BONUS at its top line (JD-13). Rounded up to the cent:
+    what it covers is never short."""
+    top_ante = max(Fraction(1), no_game_odds(bet_paytable))
+    top_bet = max(
+        [Fraction(1), *(odds for line, odds in bet_paytable.items() if line != NO_GAME_LINE)]
+    )
     top_bonus = max(bonus_paytable.values(), default=Fraction(0))
     exact = Fraction(0)
     for stake in stakes:
         ante = Fraction(stake.ante) * (1 + MAX_EXCHANGES)
-        exact += ante + 2 * ante * top_bet + Fraction(stake.bonus or 0) * top_bonus
+        exact += ante * top_ante + 2 * ante * top_bet + Fraction(stake.bonus or 0) * top_bonus
     cents = -(-exact // Fraction(CENT))
     return Decimal(cents) * CENT
 

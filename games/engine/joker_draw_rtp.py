@@ -78,7 +78,7 @@ lower pairs later; it loses the least per round (about 0.38 antes, game RTP abou
 Sums are exact
 --------------
 A round's return to the box is kept in integer units of A / ``scale``, where ``scale`` is the
-LCM of the denominators of every odds involved (2:3 for no game, the paytables' lines), so
+LCM of the denominators of every odds involved (the no-game line, the paytables' lines), so
 tallies are Python ints that merge exactly. Game RTP = total returned / total staked (ante and
 bet) is a ratio estimator: the tally keeps sum R, sum S, sum R^2, sum S^2 and sum R*S for its
 delta-method interval; the BONUS stake is fixed, so its sum and sum of squares suffice.
@@ -116,6 +116,7 @@ from games.engine.joker_draw import (
     NO_GAME_LINE,
     ROYAL_FLUSH,
     Paytable,
+    check_bonus_paytable,
     no_game_odds,
 )
 
@@ -605,6 +606,7 @@ def _qualifies(strength: NDArray[np.int32]) -> NDArray[np.bool_]:
 
 def odds_scale(bet_paytable: Paytable, bonus_paytable: Paytable) -> int:
     """The LCM of the denominators of every odds a round can pay (JD-11, JD-13, JD-14)."""
+    check_bonus_paytable(bonus_paytable)
     odds = [
         no_game_odds(bet_paytable),
         *_check_paytable(bet_paytable),
@@ -1030,6 +1032,7 @@ def _census() -> tuple[dict[str, int], int]:
 def exact_bonus_rtp(bonus_paytable: Paytable) -> Fraction:
     """The BONUS paytable's exact return per unit staked over every five-card hand of the
     53-card deck (JD-13, JD-14a): a listed line returns the stake and its odds."""
+    check_bonus_paytable(bonus_paytable)
     _check_paytable(bonus_paytable)
     counts, royals = _census()
     returned = Fraction(0)

@@ -7,6 +7,7 @@ which enforces the rules and separation of duties exactly as the staff pages do.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
+from django.forms import BaseInlineFormSet, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
@@ -23,7 +25,11 @@ from django.utils.translation import gettext_lazy
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from games.joker_draw import rtp_lab
-from games.joker_draw.paytables import approve_paytable_version
+from games.joker_draw.paytables import (
+    approve_paytable_version,
+    no_game_in_bonus,
+    unpayable_no_game_line,
+)
 from games.joker_draw.tasks import dispatch_rtp_run
 from payouts.models import (
     ChangeStatus,
@@ -62,8 +68,35 @@ class PaytableAdmin(admin.ModelAdmin):
         return False
 
 
+class PaytableLineFormSet(BaseInlineFormSet):
+    """A draft's lines as edited in the admin obey what a proposal obeys: the no-game line
+    only in a bet paytable, paying a whole cent on every total ante of its tables (JD-11a)."""
+
+    def clean(self) -> None:
+        super().clean()
+        version = self.instance
+        if version.paytable_id is None:
+            return  # the version's own form is refused already
+        lines = {
+            form.cleaned_data["category"]: Fraction(
+                form.cleaned_data["odds_numerator"], form.cleaned_data["odds_denominator"]
+            )
+            for form in self.forms
+            if form.cleaned_data
+            and not form.cleaned_data.get("DELETE")
+            and form.cleaned_data.get("odds_numerator")
+            and form.cleaned_data.get("odds_denominator")
+        }
+        problems = no_game_in_bonus(version.paytable, lines) or unpayable_no_game_line(
+            version.paytable, lines
+        )
+        if problems:
+            raise ValidationError(list(problems.values()))
+
+
 class PaytableLineInline(admin.TabularInline):
     model = PaytableLine
+    formset = PaytableLineFormSet
     fields = ("category", "odds_numerator", "odds_denominator")
     extra = 3
 

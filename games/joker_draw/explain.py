@@ -61,7 +61,7 @@ def _main_line(
     if not joker_draw.dealer_qualifies(dealer):  # JD-10, JD-11
         return _("Dealer does not qualify: ante pays %(odds)s (%(ante)s won), bet returned.") % {
             **words,
-            "odds": odds(joker_draw.NO_GAME_ODDS),
+            "odds": odds(joker_draw.no_game_odds(dict(state.bet_paytable))),  # JD-11a
         }
     if dealer > value:
         return _("Dealer's %(dealer)s beats your %(hand)s: ante and bet lost.") % words

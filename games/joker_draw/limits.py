@@ -3,6 +3,7 @@ must satisfy (with messages naming the field and the rule)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -10,7 +11,7 @@ from typing import Any, cast
 
 from django.utils.translation import gettext as _
 
-from games.engine.joker_draw import Stake, top_payout
+from games.engine.joker_draw import NO_GAME_LINE, Stake, no_game_odds, top_payout
 from games.joker_draw.rtp_lab import band_problem
 from games.models import TableLimits
 from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
@@ -75,6 +76,40 @@ def bet_stakes(limits: Mapping[str, Any]) -> list[Decimal]:
     return sorted({ante * multiple for ante in antes for multiple in BET_MULTIPLES_OF_ANTE})
 
 
+def total_antes(limits: Mapping[str, Any]) -> list[Decimal]:
+    """Every total ante a box can have at these limits: A, 2A, 3A for every legal ante A, a
+    whole multiple of the ante step from min_ante to max_ante (JD-2, JD-5, JD-6), what the
+    no-game line pays on (JD-11). A min_ante off the step is refused on its own."""
+    step = limits["ante_step"]
+    first = math.ceil(limits["min_ante"] / step) * step
+    antes = stakes_in_steps(first, limits["max_ante"], step)
+    return sorted({ante * (1 + exchanges) for ante in antes for exchanges in range(3)})
+
+
+def hand_lines(odds: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """A bet paytable's lines that pay the bet on a hand: all but the no-game line (JD-11)."""
+    return {line: ratio for line, ratio in odds.items() if line != NO_GAME_LINE}
+
+
+def unpayable_no_game(limits: Mapping[str, Any], odds: Fraction) -> str | None:
+    """The first total ante on which the no-game odds would pay a fraction of a cent,
+    described; None if every one pays whole cents (JD-2, JD-11a)."""
+    for ante in total_antes(limits):
+        if (Fraction(ante / CENT) * odds).denominator != 1:
+            return _(
+                "a total ante of %(ante)s at the no-game odds %(odds)s would pay a fraction of "
+                "a cent"
+            ) % {"ante": ante, "odds": f"{odds.numerator}:{odds.denominator}"}
+    return None
+
+
+def _no_game_odds_in_force(paytable: Any) -> Fraction:
+    """The no-game odds the bet paytable's version in force pays; the source's 2:3 while it
+    has none, or is not a bet paytable (refused below with its own message)."""
+    version = paytable.active_version() if paytable.kind == PaytableKind.BET else None
+    return no_game_odds(version.odds() if version is not None else {})
+
+
 def bonus_stakes(limits: Mapping[str, Any]) -> list[Decimal]:
     return list(stakes_in_steps(limits["bonus_min"], limits["bonus_max"], CENT))
 
@@ -82,11 +117,13 @@ def bonus_stakes(limits: Mapping[str, Any]) -> list[Decimal]:
 def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
     step = v["ante_step"]
-    if (step / CENT) % 3 != 0:
+    problem = unpayable_no_game(v, _no_game_odds_in_force(v["bet_paytable"]))
+    if problem:
         errors["ante_step"] = _(
-            "The ante step %(step)s must be a multiple of 0.03, so that the 2:3 no-game payout "
-            "on every legal ante is a whole cent (JD-2, JD-11)."
-        ) % {"step": step}
+            "With the ante step %(step)s %(problem)s: the no-game payout on every legal total "
+            "ante must be a whole cent (JD-2, JD-11); the bet paytable's no_game line sets its "
+            "odds (JD-11a)."
+        ) % {"step": step, "problem": problem}
         return errors
     for name in ("min_ante", "max_ante"):
         if not multiple(v[name], step):
@@ -137,7 +174,7 @@ def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
                 "paytable": paytable
             }
             continue
-        problem = unpayable_stake(stakes, version.odds())
+        problem = unpayable_stake(stakes, hand_lines(version.odds()))
         if problem:
             errors[name] = _("With these limits %(problem)s (JD-2).") % {"problem": problem}
             continue

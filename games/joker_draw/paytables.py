@@ -7,6 +7,7 @@ database triggers record answers an auditor's "who, when, old, new, reason".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,15 @@ import pghistory
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.joker_draw.limits import LIMIT_FIELDS, bet_stakes, bonus_stakes, unpayable_stake
+from games.engine.joker_draw import NO_GAME_LINE, no_game_odds
+from games.joker_draw.limits import (
+    LIMIT_FIELDS,
+    bet_stakes,
+    bonus_stakes,
+    hand_lines,
+    unpayable_no_game,
+    unpayable_stake,
+)
 from games.joker_draw.rtp_lab import band_problem, house_band
 from games.models import TableLimits
 from payouts.models import (
@@ -29,6 +38,45 @@ from payouts.services import ChangeRefused, check_approver, mark_approved
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+
+NO_GAME_FIELD = f"lines.{NO_GAME_LINE}"
+
+
+class NoGameUnpayable(ChangeRefused):
+    """A no-game line that would pay some legal total ante a fraction of a cent (JD-2,
+    JD-11a): refused with a code of its own, so an integrator knows which line to change."""
+
+    code = "no_game_not_whole_cents"
+
+
+def no_game_in_bonus(paytable: Paytable, lines: Mapping[str, Fraction]) -> dict[str, str]:
+    """Only a bet paytable has a no-game line (JD-11a)."""
+    if paytable.kind == PaytableKind.BONUS and NO_GAME_LINE in lines:
+        return {
+            NO_GAME_FIELD: _(
+                "The no-game line belongs to a bet paytable only: the BONUS is paid on the "
+                "first five cards, whatever the dealer holds (JD-11a, JD-13)."
+            )
+        }
+    return {}
+
+
+def unpayable_no_game_line(paytable: Paytable, lines: Mapping[str, Fraction]) -> dict[str, str]:
+    """The bet paytable's no-game odds must pay a whole cent on every total ante (A, 2A, 3A)
+    of every table that uses the paytable (JD-2, JD-11a); a version without the line pays the
+    source's 2:3."""
+    if paytable.kind != PaytableKind.BET:
+        return {}
+    tables_limits = TableLimits.objects.filter(status=ChangeStatus.APPROVED, bet_paytable=paytable)
+    for limits in tables_limits.select_related("table"):
+        values = {name: getattr(limits, name) for name in LIMIT_FIELDS}
+        problem = unpayable_no_game(values, no_game_odds(lines))
+        if problem:
+            return {
+                NO_GAME_FIELD: _("At table %(table)s, %(problem)s (JD-2, JD-11a).")
+                % {"table": limits.table, "problem": problem}
+            }
+    return {}
 
 
 def propose_paytable_version(
@@ -46,8 +94,12 @@ def propose_paytable_version(
             errors[f"lines.{category}"] = _("Odds must be above zero (JD-14).")
     if not (reason or "").strip():
         errors["reason"] = _("Say why the paytable changes.")
+    errors.update(no_game_in_bonus(paytable, lines))
     if errors:
         raise ChangeRefused(errors)
+    unpayable = unpayable_no_game_line(paytable, lines)
+    if unpayable:
+        raise NoGameUnpayable(unpayable)
     with pghistory.context(user=getattr(by, "pk", None), reason=reason), transaction.atomic():
         Paytable.objects.select_for_update().get(pk=paytable.pk)
         last = paytable.versions.order_by("-number").values_list("number", flat=True).first() or 0
@@ -77,6 +129,9 @@ def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableV
         )
         errors = check_approver(version, by)
         if version.status == ChangeStatus.DRAFT:
+            unpayable = unpayable_no_game_line(version.paytable, version.odds())
+            if unpayable and not errors:
+                raise NoGameUnpayable(unpayable)
             content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
             errors = {**content, **errors}
         if errors:
@@ -107,12 +162,15 @@ def _paytable_fits_its_tables(version: PaytableVersion) -> dict[str, str]:
     stakes_of = bet_stakes if bet else bonus_stakes
     field = "bet_paytable" if bet else "bonus_paytable"
     odds = version.odds()
+    no_game = no_game_in_bonus(version.paytable, odds)
+    if no_game:
+        return no_game
     tables_limits = TableLimits.objects.filter(
         status=ChangeStatus.APPROVED, **{field: version.paytable}
     )
     for limits in tables_limits.select_related("table"):
         values = {name: getattr(limits, name) for name in LIMIT_FIELDS}
-        problem = unpayable_stake(stakes_of(values), odds)
+        problem = unpayable_stake(stakes_of(values), hand_lines(odds))
         if problem:
             return {
                 "lines": _("At table %(table)s, %(problem)s (JD-2).")

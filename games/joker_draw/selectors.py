@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from games.engine.joker_draw import NO_GAME_ODDS, no_game_odds
 from games.models import (
     BoxSettlement,
     Game,
@@ -24,6 +25,7 @@ from games.models import (
     SettlementCorrection,
     Table,
     TableLimits,
+    TableStatus,
 )
 from payouts.models import (
     ChangeStatus,
@@ -113,6 +115,21 @@ def paytables_in_force(limits: TableLimits) -> list[PaytableInForce]:
         for kind, paytable_id in paytables.items()
         if paytable_id in versions
     ]
+
+
+def no_game_odds_in_force() -> list[Fraction]:
+    """What a dealer without a game pays the total ante at the open joker draw tables, each
+    odds once, lowest first: the no_game line of each table's bet paytable version in force,
+    2:3 where it has none, and 2:3 while no table is open (JD-11, JD-11a)."""
+    odds = {
+        no_game_odds(dict(paytable.lines))
+        for table in Table.objects.filter(game=Game.JOKER_DRAW, status=TableStatus.OPEN)
+        for limits in [table.active_limits()]
+        if limits is not None
+        for paytable in paytables_in_force(limits)
+        if paytable.kind == "bet"
+    }
+    return sorted(odds) or [NO_GAME_ODDS]
 
 
 def box_settlements(

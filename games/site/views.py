@@ -25,7 +25,7 @@ from casino.frame import plays_at_tables
 from casino.http.permissions import acting_user
 from casino.whole_numbers import whole_number
 from games.joker_draw import explain
-from games.joker_draw.selectors import dealt_cards, paytables_in_force
+from games.joker_draw.selectors import dealt_cards, no_game_odds_in_force, paytables_in_force
 from games.joker_draw.serializers import round_json
 from games.models import Game, Round, Table, TableLimits
 from games.peer.game import PeerTableGame
@@ -110,11 +110,13 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     """A game's rules in our own words, open to anyone: nothing on them is secret."""
     if game not in RULES:
         raise Http404("No such game.")
-    return render(
-        request,
-        f"play/rules/{RULES[game]}.html",
-        {"label": Game(RULES[game]).label, "rules": RULES_SLUGS},
-    )
+    context: dict[str, Any] = {"label": Game(RULES[game]).label, "rules": RULES_SLUGS}
+    if RULES[game] == Game.JOKER_DRAW:
+        # JD-11a: the house prices the no-game payment; say what the tables pay now.
+        no_game = no_game_odds_in_force()
+        context["no_game"] = no_game[0] if len(no_game) == 1 else None
+        context["no_game_odds"] = ", ".join(explain.odds(odds) for odds in no_game)
+    return render(request, f"play/rules/{RULES[game]}.html", context)
 
 
 @login_required

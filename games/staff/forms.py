@@ -25,9 +25,11 @@ REASON_HELP = _("Why (kept in the history).")
 
 
 def add_refusal(form: forms.Form, errors: Mapping[str, str]) -> None:
-    """A service's refusal on the form: under the field it names, else above the form."""
+    """A service's refusal on the form: under the field it names (a paytable's line
+    ``lines.pair`` under its ``pair`` field), else above the form."""
     for field, message in errors.items():
-        form.add_error(field if field in form.fields else None, message)
+        name = field.removeprefix("lines.")
+        form.add_error(name if name in form.fields else None, message)
 
 
 class PayoutFilterForm(forms.Form):
@@ -149,7 +151,8 @@ def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Fo
 
 class PaytableVersionForm(forms.Form):
     """A new paytable version: the odds of each line as "numerator:denominator" (or a whole
-    number, N:1); a line left empty is not paid."""
+    number, N:1); a line left empty is not paid, but for the no-game line of a bet paytable,
+    which then pays 2:3 (JD-11a)."""
 
     reason = forms.CharField(label=_("Reason"), max_length=500, help_text=REASON_HELP)
 
@@ -157,7 +160,13 @@ class PaytableVersionForm(forms.Form):
         super().__init__(*args, **kwargs)
         current = paytable.active_version()
         odds = current.odds() if current is not None else {}
-        for category, label in PaytableCategory.choices:
+        # The no-game line prices the ante against the dealer: a BONUS has none (JD-11a).
+        self.categories = [
+            (category, label)
+            for category, label in PaytableCategory.choices
+            if paytable.kind == PaytableKind.BET or category != PaytableCategory.NO_GAME
+        ]
+        for category, label in self.categories:
             ratio = odds.get(category)
             self.fields[category] = forms.CharField(
                 label=label,
@@ -169,7 +178,7 @@ class PaytableVersionForm(forms.Form):
     def lines(self) -> dict[str, Fraction]:
         return {
             category: self.cleaned_data[category]
-            for category in PaytableCategory.values
+            for category, _label in self.categories
             if self.cleaned_data.get(category) is not None
         }
 
@@ -189,7 +198,7 @@ class PaytableVersionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        for category in PaytableCategory.values:
+        for category, _label in self.categories:
             try:
                 data[category] = self._clean_odds(category)
             except forms.ValidationError as error:

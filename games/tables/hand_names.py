@@ -15,8 +15,10 @@ from games.engine.hands import HandValue
 ACE = 14
 
 # A category's name alone, as a paytable line or a box's result shows it; `royal_flush` is a
-# paytable line of its own (HR-10), `high_card` never pays but names a hand.
+# paytable line of its own (HR-10), `high_card` never pays but names a hand, `no_game` is the bet
+# paytable's line for a dealer without a game (JD-11a).
 CATEGORY_NAMES: dict[str, Promise] = {
+    "no_game": gettext_lazy("No game (dealer does not qualify)"),
     "high_card": gettext_lazy("High card"),
     "pair": gettext_lazy("Pair"),
     "two_pair": gettext_lazy("Two pair"),

@@ -13,6 +13,8 @@ from games.engine.cards import ALL_CARDS, Card, parse_cards
 from games.engine.fairness import deck_order
 from games.engine.hands import evaluate
 from games.engine.joker_draw import (
+    NO_GAME_LINE,
+    NO_GAME_ODDS,
     Action,
     Bet,
     Box,
@@ -26,6 +28,7 @@ from games.engine.joker_draw import (
     dealer_discards,
     dealer_qualifies,
     from_json,
+    no_game_odds,
     settle_box,
     start_round,
     to_json,
@@ -388,6 +391,75 @@ def test_a_payout_of_a_fraction_of_a_cent_is_never_rounded():
         )
 
 
+# JD-11a: the no-game payment is the bet paytable's line ------------------------------------
+
+
+def no_game_round(bet_paytable, ante="0.30"):
+    """Box 1 bets a pair of kings; the dealer's 2 3 5 7 9 exchanges all five (JD-9.6) for
+    4c 6d 8c Td Qc: queen high, no game (JD-10)."""
+    state, _ = start_round(
+        stacked_deck(["Kc Kd 4h 7s 9c"], "2c 3d 5h 7c 9d", "4c 6d 8c Td Qc"),
+        [Stake(1, D(ante))],
+        bet_paytable=bet_paytable,
+        bonus_paytable=BONUS_PAYTABLE,
+    )
+    state, _ = apply(state, Bet(1))
+    return state.results[0]
+
+
+@pytest.mark.parametrize(
+    ("odds", "won"),
+    [
+        (Fraction(1, 2), D("0.45")),
+        (Fraction(1), D("0.90")),
+        (Fraction(3, 2), D("1.35")),
+    ],
+)
+def test_a_dealer_without_a_game_pays_the_total_ante_at_the_no_game_line(odds, won):
+    """JD-11a: the house's line prices the no-game payment on the total ante, here 3A after
+    two exchanges (JD-6); the bet is returned."""
+    deck = stacked_deck(["Kc Kd 4h 7s 9c"], "2c 3d 5h 7c 9d", "2h 3h 4c 6d 8c Td Qc")
+    state, _ = start_round(
+        deck,
+        [Stake(1, D("0.30"))],
+        bet_paytable={**BET_PAYTABLE, NO_GAME_LINE: odds},
+        bonus_paytable=BONUS_PAYTABLE,
+    )
+    state, _ = apply(state, Exchange(1, cards("4h")))
+    state, _ = apply(state, Exchange(1, cards("2h")))
+    state, events = apply(state, Bet(1))
+    assert state.boxes[0].ante == D("0.90")  # JD-6: 3A
+    assert not dealer_qualifies(state.dealer_value)
+    result = state.results[0]
+    assert (result.ante, result.bet, result.bet_line) == (won, D(0), None)
+    assert events[-1].data["ante"] == f"{won:.2f}"
+
+
+def test_a_bet_paytable_without_the_line_pays_the_sources_two_to_three():  # JD-11, JD-11a
+    assert no_game_odds(BET_PAYTABLE) == NO_GAME_ODDS == Fraction(2, 3)
+    assert no_game_round(BET_PAYTABLE).ante == D("0.20")
+    assert no_game_round({**BET_PAYTABLE, NO_GAME_LINE: Fraction(1)}).ante == D("0.30")
+
+
+def test_the_no_game_line_is_not_a_hand_and_pays_no_bet():  # JD-11, JD-11a
+    """A line above every hand's must not pay a winning box's bet: a hand the paytable does
+    not list still pays 1:1."""
+    paytable = {NO_GAME_LINE: Fraction(5), "two_pair": Fraction(2)}
+    dealer = evaluate(parse_cards("Jc Jd 2h 7d 3c"))
+    result = settle_box(a_box("Kc Kd 4h 7s 9c"), dealer, paytable, BONUS_PAYTABLE)
+    assert (result.ante, result.bet, result.bet_line) == (D("0.30"), D("0.60"), None)
+
+
+def test_a_bonus_paytable_with_a_no_game_line_is_refused_naming_it():  # JD-11a, JD-13
+    with pytest.raises(ValueError, match=r"^bonus_paytable: the no_game line .*\(JD-11a\)"):
+        start_round(
+            list(ALL_CARDS),
+            [Stake(1, D("0.30"))],
+            bet_paytable=BET_PAYTABLE,
+            bonus_paytable={**BONUS_PAYTABLE, NO_GAME_LINE: Fraction(1)},
+        )
+
+
 # A whole round, and its JSON form -------------------------------------------------------------
 
 
@@ -427,6 +499,18 @@ def test_the_top_payout_is_three_antes_the_bet_at_the_top_line_and_the_bonus_at_
     stakes = [Stake(1, D("0.30"), D("6.00")), Stake(2, D("1.20"))]
     top = top_payout(stakes, bet_paytable=BET_PAYTABLE, bonus_paytable=BONUS_PAYTABLE)
     assert top == D("0.90") + D("1.80") * 20 + D("6.00") * 2000 + D("3.60") + D("7.20") * 20
+
+
+def test_the_top_payout_covers_a_no_game_line_above_1_to_1_and_no_bet_at_it():
+    """HB-1, JD-11a: a no-game line of 3:2 pays the 3A ante more than 1:1 does; it pays no
+    bet, so the bet's top stays the top hand line."""
+    bet = {**BET_PAYTABLE, NO_GAME_LINE: Fraction(3, 2)}
+    top = top_payout([Stake(1, D("0.30"))], bet_paytable=bet, bonus_paytable={})
+    assert top == D("1.35") + D("1.80") * 20
+    generous = {"pair": Fraction(1), NO_GAME_LINE: Fraction(50)}
+    assert top_payout([Stake(1, D("0.30"))], bet_paytable=generous, bonus_paytable={}) == (
+        D("0.90") * 50 + D("1.80")
+    )
 
 
 def test_the_top_payout_pays_the_bet_1_to_1_at_least_and_rounds_up_to_the_cent():

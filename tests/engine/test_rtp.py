@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from games.engine.cards import ALL_CARDS, Card, parse_cards
 from games.engine.hands import CATEGORIES, HandValue, all_hands, evaluate
 from games.engine.joker_draw import (
+    NO_GAME_LINE,
     Action,
     Bet,
     BoxStatus,
@@ -295,6 +296,54 @@ def test_decks_are_uniform_draws_of_the_53_card_deck():
     expected = 20_000 * 21 / 53
     chi_square = float(((counts - expected) ** 2 / expected).sum())
     assert chi_square < 110  # 52 degrees of freedom: p < 1e-5 beyond this
+
+
+# JD-11a: the no-game line prices what a dealer without a game pays -----------------------------
+
+
+def test_the_laboratory_pays_a_dealer_without_a_game_at_the_no_game_line():
+    """Same decks, other no-game odds: only the no-game rounds return otherwise, the total
+    ante back plus the line's odds on it and the bet back; the line pays no hand (JD-11)."""
+    decks = deal_decks(21, 1000)
+    source = play_rounds(decks, BET, {}, REFERENCE)
+    no_game = source.outcome == OUTCOMES.index("no_game")
+    assert no_game.any()
+    ante = 1 + source.exchanges
+    for odds in (Fraction(0), Fraction(1, 2), Fraction(1), Fraction(5)):
+        priced = play_rounds(decks, {**BET, NO_GAME_LINE: odds}, {}, REFERENCE)
+        scale = priced.scale
+        assert (priced.outcome == source.outcome).all()
+        assert (priced.staked == source.staked).all()
+        expected = ante[no_game] * (3 + odds) * scale
+        assert [Fraction(int(r)) for r in priced.returned[no_game]] == list(expected)
+        others = ~no_game
+        assert (priced.returned[others] * source.scale == source.returned[others] * scale).all()
+
+
+def test_the_no_game_line_moves_the_rtp_as_the_house_prices_it():
+    """JD-11a: with the same seed a push (0:1) returns less than the source's 2:3, and 1:1
+    more."""
+
+    def rtp(odds: Fraction) -> float:
+        bet = {**BET, NO_GAME_LINE: odds}
+        return summarize(simulate(bet, {}, REFERENCE, 3000, 5)).game_rtp
+
+    push, source, even = rtp(Fraction(0)), rtp(Fraction(2, 3)), rtp(Fraction(1))
+    assert push < source < even
+    assert BET[NO_GAME_LINE] == Fraction(2, 3)  # the shipped line is the source's
+    assert (
+        rtp(Fraction(2, 3))
+        == summarize(
+            simulate({k: v for k, v in BET.items() if k != NO_GAME_LINE}, {}, REFERENCE, 3000, 5)
+        ).game_rtp
+    )  # a paytable without the line pays 2:3
+
+
+def test_the_laboratory_refuses_a_no_game_line_in_a_bonus_paytable():  # JD-11a, JD-13
+    with pytest.raises(ValueError, match="^bonus_paytable: the no_game line"):
+        simulate(BET, {**BONUS, NO_GAME_LINE: Fraction(1)}, REFERENCE, 10, 1)
+    with pytest.raises(ValueError, match="^bonus_paytable"):
+        exact_bonus_rtp({**BONUS, NO_GAME_LINE: Fraction(1)})
 
 
 # Tallies ---------------------------------------------------------------------------------------

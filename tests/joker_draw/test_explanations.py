@@ -64,6 +64,18 @@ def test_a_dealer_without_a_game_pays_the_ante_two_to_three_and_returns_the_bet(
     assert lines == ["Dealer does not qualify: ante pays 2:3 (0.20 won), bet returned."]
 
 
+def test_a_dealer_without_a_game_names_the_odds_of_the_no_game_line_it_paid():  # JD-11a
+    bet = {**BET, joker_draw.NO_GAME_LINE: Fraction(1, 2)}
+    lines = play(
+        "Kc Kd 4h 7s 9c", "2c 3d 5h 7c 9d", joker_draw.Bet(1), then="4c 6d 8c Td Qc", bet=bet
+    )
+    assert lines == ["Dealer does not qualify: ante pays 1:2 (0.15 won), bet returned."]
+
+
+def test_the_no_game_line_is_named_in_words():  # JD-11a
+    assert explain.line_name("no_game") == "No game (dealer does not qualify)"
+
+
 def test_a_higher_dealer_hand_takes_ante_and_bet():  # JD-11
     # The dealer's three aces exchange two (JD-9.1) for 2c 4d.
     lines = play("Kc Kd 4h 7s 9c", "Ac Ad Ah 3s 5d", joker_draw.Bet(1), then="2c 4d")

@@ -8,6 +8,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from django.core.management import call_command
@@ -15,7 +16,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engine import fairness
+from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
+from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.replay import replay_joker_draw
 from games.joker_draw.services import BoxRequest
 from games.joker_draw.tasks import expire_joker_draw_decision, fold_overdue_boxes
@@ -24,7 +27,8 @@ from games.tables.rounds import RoundRefused
 from games.tables.tasks import sweep_overdue_rounds
 from payouts import services as money
 from payouts.models import AccountKind, LedgerEntry
-from tests.fixtures.joker_draw import ROUNDS, act, open_round
+from tests.fixtures.joker_draw import ROUNDS, act, open_round, stacked_deck
+from tests.fixtures.ledger import assert_ledger_passes
 from tests.fixtures.users import api_client
 
 D = Decimal
@@ -135,6 +139,40 @@ def test_exchange_and_bet_charge_the_wallet_and_the_round_settles(funded_player,
     )
     assert record.bet_paytable_version.number == 1
     assert replay_joker_draw(Round.objects.get(pk=body["id"])).ok
+
+
+def test_a_dealer_without_a_game_pays_the_no_game_line_in_force_through_the_ledger(
+    funded_player, joker_table, pit, pit2, monkeypatch
+):
+    """JD-11a: the house prices the no-game payment at 1:2; a box that bets a pair of jacks
+    against a dealer who draws to queen high (JD-9.6, JD-10) wins half its ante, 0.15 on
+    0.30, in the API, the wallet, the settlement record and the words the player reads."""
+    bet = joker_table.active_limits().bet_paytable
+    lines = {**bet.active_version().odds(), "no_game": Fraction(1, 2)}
+    half = propose_paytable_version(paytable=bet, lines=lines, reason="no game 1:2", by=pit)
+    rtp_lab.compute_now(half, seed=1)
+    approve_paytable_version(half, by=pit2)
+    deck = stacked_deck(["Jc Jd 4h 8s Kc"], "2c 3d 5h 7c 9d", "4c 6d 8c Td Qc")
+    monkeypatch.setattr(fairness, "deck_order", lambda *args, **kwargs: deck)
+    client = api_client(funded_player)
+    body = open_round(client, joker_table, [{"box": 1, "ante": "0.30"}]).json()
+    settled = act(client, body["id"], "bet", box=1, action="bet").json()
+    assert settled["dealer"]["qualifies"] is False
+    result = settled["boxes"][0]["result"]
+    assert (result["ante"], result["bet"], result["total"]) == ("0.15", "0.00", "0.15")
+    assert settled["boxes"][0]["explanation"] == [
+        "Dealer does not qualify: ante pays 1:2 (0.15 won), bet returned."
+    ]
+    assert balance(funded_player) == D("100.15")
+    record = BoxSettlement.objects.get(round_id=body["id"])
+    assert (record.ante_result, record.bet_result, record.total_result) == (
+        D("0.15"),
+        D("0.00"),
+        D("0.15"),
+    )
+    assert record.bet_paytable_version == half
+    assert replay_joker_draw(Round.objects.get(pk=body["id"])).ok
+    assert_ledger_passes()
 
 
 def test_refused_actions_change_nothing(funded_player, other_player, joker_table):

@@ -82,6 +82,7 @@ def test_the_table_shows_both_paytables_in_force_highest_hand_first(player, joke
         ("Three of a kind", "1:1"),
         ("Two pair", "1:1"),
         ("Pair", "1:1"),
+        ("No game (dealer does not qualify)", "2:3"),  # JD-11a: below every hand
     ]
     assert "Bet, version 1" in page
     assert "BONUS, version 1" in page
@@ -242,6 +243,21 @@ def test_each_game_has_a_rules_page_open_to_anyone(client, game, says):
     for words in says:
         assert words in text
     assert 'aria-current="page"' in text
+
+
+def test_the_rules_page_says_what_a_dealer_without_a_game_pays_now(client, joker_table, pit, pit2):
+    """JD-11a: the no-game odds come from the bet paytable version in force at the open
+    tables, not from the source's words."""
+    said = "The dealer has no game: the ante is paid {} ({} for every {} staked)"
+    assert said.format("2:3", 2, 3) in client.get("/play/rules/joker-draw/").content.decode()
+    bet = joker_table.active_limits().bet_paytable
+    lines = {**bet.active_version().odds(), "no_game": Fraction(1, 2)}
+    half = propose_paytable_version(paytable=bet, lines=lines, reason="half", by=pit)
+    rtp_lab.compute_now(half, seed=1)
+    approve_paytable_version(half, by=pit2)
+    page = client.get("/play/rules/joker-draw/").content.decode()
+    assert said.format("1:2", 1, 2) in page
+    assert "2:3" not in page
 
 
 def test_an_unknown_rules_page_is_not_found(client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -138,6 +139,30 @@ def test_paytable_version_drafted_in_the_admin_is_approved_by_a_colleague(
     rtp_lab.compute_now(draft, seed=1)
     logged_in(pit2).post("/admin/payouts/paytableversion/", action)
     assert bet.active_version() == draft
+
+
+def test_a_no_game_line_edited_in_the_admin_obeys_the_whole_cent_rule(pit, joker_table):
+    """JD-2, JD-11a: the admin's lines are refused as a proposal's are: 1:7 on a table whose
+    antes step by 0.30 would pay fractions of a cent, and nothing is saved."""
+    bet = joker_table.active_limits().bet_paytable
+    form = {
+        "paytable": bet.pk,
+        "reason": "odd",
+        "lines-TOTAL_FORMS": "1",
+        "lines-INITIAL_FORMS": "0",
+        "lines-MIN_NUM_FORMS": "0",
+        "lines-MAX_NUM_FORMS": "1000",
+        "lines-0-category": "no_game",
+        "lines-0-odds_numerator": "1",
+        "lines-0-odds_denominator": "7",
+    }
+    refused = logged_in(pit).post("/admin/payouts/paytableversion/add/", form)
+    assert refused.status_code == 200
+    assert "a total ante of 0.30 at the no-game odds 1:7" in refused.content.decode()
+    assert not bet.versions.filter(number=2).exists()
+    form["lines-0-odds_denominator"] = "2"
+    assert logged_in(pit).post("/admin/payouts/paytableversion/add/", form).status_code == 302
+    assert bet.versions.get(number=2).odds() == {"no_game": Fraction(1, 2)}
 
 
 def test_compute_rtp_button_starts_a_run_and_the_result_shows(

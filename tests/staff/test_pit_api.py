@@ -248,6 +248,40 @@ def test_bad_paytable_lines_are_refused_with_their_code(default_paytables, pit, 
     assert PaytableVersion.objects.count() == before
 
 
+def test_a_no_game_line_paying_fractions_of_a_cent_is_refused_with_its_code(joker_table, pit):
+    """JD-2, JD-11a: antes in steps of 0.30; a no-game line of 1:7 would pay 0.30 a fraction
+    of a cent, so the proposal is refused with a code of its own and nothing is saved."""
+    bet = joker_table.active_limits().bet_paytable
+    lines = lines_of(bet.active_version())
+    before = PaytableVersion.objects.count()
+    body = {"paytable": bet.name, "lines": {**lines, "no_game": "1:7"}, "reason": "odd"}
+    refused = post(pit, "/paytable-versions/", body)
+    assert refused.status_code == 400
+    answer = refused.json()
+    assert (answer["code"], list(answer["errors"])) == (
+        "no_game_not_whole_cents",
+        ["lines.no_game"],
+    )
+    assert (
+        "1:7 would pay a fraction of a cent (JD-2, JD-11a)" in answer["errors"]["lines.no_game"][0]
+    )
+    assert PaytableVersion.objects.count() == before
+    body["lines"]["no_game"] = "1:2"
+    proposed = post(pit, "/paytable-versions/", body, key="k-2")
+    assert proposed.status_code == 201, proposed.content
+    assert proposed.json()["lines"]["no_game"] == "1:2"
+    assert list(proposed.json()["lines"])[-1] == "no_game"  # printed below every hand
+
+
+def test_a_bonus_paytable_version_with_a_no_game_line_is_refused(default_paytables, pit):
+    bonus = default_paytables["bonus"]  # JD-11a, JD-13
+    body = {"paytable": bonus.name, "lines": {"straight": "40:1", "no_game": "1:1"}, "reason": "x"}
+    refused = post(pit, "/paytable-versions/", body)
+    assert refused.status_code == 400
+    assert list(refused.json()["errors"]) == ["lines.no_game"]
+    assert bonus.versions.count() == 1
+
+
 def test_a_round_in_play_is_voided_once_over_the_api(joker_table, funded_player, pit, auditor):
     boxes = [joker_draw.BoxRequest(1, D("0.30"))]
     round_ = joker_draw.open_round(player=funded_player, table=joker_table, boxes=boxes).round

@@ -10,11 +10,15 @@ import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 
 from games.joker_draw import rtp_lab
-from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
+from games.joker_draw.paytables import (
+    NoGameUnpayable,
+    approve_paytable_version,
+    propose_paytable_version,
+)
 from games.models import Game, TableStatus
 from games.tables import services as table_services
 from games.tables.table_game import game_of
-from payouts.models import ChangeStatus, PaytableLine
+from payouts.models import ChangeStatus, Paytable, PaytableKind, PaytableLine, PaytableVersion
 from payouts.services import ChangeRefused
 from tests.fixtures.tables import joker_draw_limits
 
@@ -116,6 +120,64 @@ def test_limits_naming_a_paytable_that_would_pay_fractions_of_a_cent_are_refused
         "With these limits a stake of 0.31 on the straight line at 1:3 "
         "would pay a fraction of a cent (JD-2)."
     )
+
+
+def test_a_no_game_line_paying_fractions_of_a_cent_is_refused_when_proposed(joker_table, pit):
+    """JD-2, JD-11a: antes in steps of 0.30 make total antes of 0.30, 0.60, ...; 1:2 pays
+    0.15 on 0.30, but 1:7 pays 0.0428..., so that line is refused before it is saved."""
+    bet = joker_table.active_limits().bet_paytable
+    lines = bet.active_version().odds()
+    before = PaytableVersion.objects.count()
+    with pytest.raises(NoGameUnpayable) as refused:
+        propose_paytable_version(
+            paytable=bet, lines={**lines, "no_game": Fraction(1, 7)}, reason="odd", by=pit
+        )
+    assert refused.value.code == "no_game_not_whole_cents"
+    assert refused.value.errors == {
+        "lines.no_game": "At table Joker 1, a total ante of 0.30 at the no-game odds 1:7 would "
+        "pay a fraction of a cent (JD-2, JD-11a)."
+    }
+    assert PaytableVersion.objects.count() == before
+    half = propose_paytable_version(
+        paytable=bet, lines={**lines, "no_game": Fraction(1, 2)}, reason="half", by=pit
+    )
+    assert half.odds()["no_game"] == Fraction(1, 2)
+
+
+def test_limits_under_which_the_no_game_line_pays_fractions_of_a_cent_are_refused(
+    new_table, pit, pit2, default_paytables, settings
+):
+    """JD-2, JD-11a: a bet paytable whose no-game line is 1:7 may be approved while no table
+    uses it, but no limits with antes in steps of 0.30 may name it; steps of 0.70 may."""
+    lines = {**default_paytables["bet"].active_version().odds(), "no_game": Fraction(1, 7)}
+    odd = Paytable.objects.create(name="sevenths", kind=PaytableKind.BET)
+    version = propose_paytable_version(paytable=odd, lines=lines, reason="odd", by=pit)
+    settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "100"), "bonus": ("0", "100")}
+    rtp_lab.compute_now(version, seed=1)
+    approve_paytable_version(version, by=pit2)
+    table = new_table(Game.JOKER_DRAW)
+    values = joker_draw_limits(default_paytables, bet_paytable=odd, bet_rtp_min_percent=D("1"))
+    errors = refusal(table, values, pit)
+    assert errors == {
+        "ante_step": "With the ante step 0.30 a total ante of 0.30 at the no-game odds 1:7 would "
+        "pay a fraction of a cent: the no-game payout on every legal total ante must be a whole "
+        "cent (JD-2, JD-11); the bet paytable's no_game line sets its odds (JD-11a)."
+    }
+    sevens = {"min_ante": D("0.70"), "max_ante": D("7.00"), "ante_step": D("0.70")}
+    limits = table_services.propose_limits(
+        table=table, values={**values, **sevens}, reason="sevenths", by=pit
+    )
+    assert limits.ante_step == D("0.70")
+
+
+def test_a_bonus_paytable_refuses_a_no_game_line(default_paytables, pit):  # JD-11a, JD-13
+    bonus = default_paytables["bonus"]
+    lines = {**bonus.active_version().odds(), "no_game": Fraction(1)}
+    with pytest.raises(ChangeRefused) as refused:
+        propose_paytable_version(paytable=bonus, lines=lines, reason="x", by=pit)
+    assert "belongs to a bet paytable only" in refused.value.errors["lines.no_game"]
+    assert "(JD-11a, JD-13)" in refused.value.errors["lines.no_game"]
+    assert bonus.versions.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -252,12 +314,14 @@ def test_refused_paytable_versions(default_paytables, pit, lines, field, words):
 
 
 def test_shipped_default_paytables_match_the_rules(default_paytables):
-    """JD-14: the published bet paytable and the example BONUS paytable."""
+    """JD-14: the published bet paytable and the example BONUS paytable; JD-11a: the bet
+    paytable prices the no-game payment at the source's 2:3 in a line of its own."""
     bet = {
         k: f"{v.numerator}:{v.denominator}"
         for k, v in default_paytables["bet"].active_version().odds().items()
     }
     assert bet == {
+        "no_game": "2:3",
         "pair": "1:1",
         "two_pair": "1:1",
         "three_of_a_kind": "1:1",

@@ -6,7 +6,11 @@ PHH actions, as PokerKit writes them: ``d dh pN cards`` deals cards to player N 
 two down cards then the door card, later one card), ``d db card`` the common card (ST-9),
 ``pN pb`` the bring-in, ``pN cbr X`` complete, bet or raise to X (the player's total this
 street), ``pN cc`` check or call, ``pN f`` fold, ``pN sm cards`` show, ``pN sm`` muck; text
-after `` # `` is a comment. Player N is seat N - 1, clockwise from the dealer's left.
+after `` # `` is a comment, and a comment alone does nothing. Third street may be dealt a card
+per action in dealing order. A card may be unknown (``??``); amounts may be written as decimals
+with nothing after the point. Player N is seat N - 1, clockwise from the dealer's left. The
+user-defined field ``_open_pair_big_bet`` says whether the table allows ST-5's big bet (on when
+absent, as the source has it).
 
 A replay reads what PokerKit writes: the hands it shows once players are all in and no more
 betting is possible (before the last cards, then again), its own order at the showdown (the
@@ -58,6 +62,8 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f
             "\r": "\\r"}  # fmt: skip
 _PLAYER = re.compile(r"p([1-9][0-9]*)")
 UNKNOWN = "??"  # PHH's unknown card
+# ST-5 as the table plays it, a user-defined field; a file without it follows the source (on).
+OPEN_PAIR_BIG_BET = "_open_pair_big_bet"
 THIRD_STREET_CARDS = 3  # ST-2: two down, the door card up
 
 
@@ -212,7 +218,8 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
         starting_stacks=state.starting_stacks,
         actions=tuple(actions),
         finishing_stacks=state.finishing_stacks,
-        extra={"ante_trimming_status": True},  # ST-13: a short ante makes a side pot
+        # ST-13: a short ante makes a side pot; ST-5 as the table plays it.
+        extra={"ante_trimming_status": True, OPEN_PAIR_BIG_BET: table.open_pair_big_bet},
     )
 
 
@@ -280,8 +287,16 @@ def replay(hand: HandHistory) -> Replay[StudState]:
             field="ante_trimming_status",
             rule="ST-13",
         )
+    open_pair_big_bet = hand.extra.get(OPEN_PAIR_BIG_BET, True)
+    if not isinstance(open_pair_big_bet, bool):
+        raise ValueError(f"{OPEN_PAIR_BIG_BET} must be true or false, got {open_pair_big_bet!r}")
     table = StudTable(
-        hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet, rake=read_rake(hand.extra)
+        hand.antes[0],
+        hand.bring_in,
+        hand.small_bet,
+        hand.big_bet,
+        rake=read_rake(hand.extra),
+        open_pair_big_bet=open_pair_big_bet,
     )
     parsed = (_parse(text, len(hand.starting_stacks)) for text in hand.actions)
     steps = [step for step in parsed if step is not None]

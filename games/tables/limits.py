@@ -14,7 +14,10 @@ from typing import Any
 from games.models import Game
 from games.tables.table_game import all_games, game_of
 
-OPTIONAL_FIELDS = frozenset({"rake_cap", "timeouts_to_sit_out", "sit_out_minutes"})
+# Left out, each has its default: no rake cap, the sit-out defaults, ST-5 as the source has it.
+OPTIONAL_FIELDS = frozenset(
+    {"rake_cap", "timeouts_to_sit_out", "sit_out_minutes", "open_pair_big_bet"}
+)
 MIN_TIMEOUT_SECONDS = 5
 
 

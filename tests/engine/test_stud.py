@@ -4,6 +4,7 @@ random legal hands as a property test (chips conserved, no card dealt twice, eve
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -244,6 +245,22 @@ def test_st5_a_big_bet_makes_every_later_raise_big():
     state, _ = deal(*OPEN_PAIR)
     state, _ = play(state, "1 bring_in", "2 call", "0 call", "0 bet 40")
     assert options(state)["raise"] == [80]
+
+
+def test_st5_a_table_without_the_open_pair_big_bet_bets_small_on_fourth_street():
+    """The table's ST-5 setting off (the 2023 WSOP rules): an open pair changes nothing, and a
+    big bet is refused naming ST-5; the setting survives the state's JSON."""
+    table = replace(TABLE, open_pair_big_bet=False)
+    state, _ = deal(*OPEN_PAIR, table=table)
+    state, _ = play(state, "1 bring_in", "2 call", "0 call")
+    assert options(state) == {"check": [0], "bet": [20]}
+    with pytest.raises(RuleViolation, match="only to 20") as refused:
+        play(state, "0 bet 40")
+    assert refused.value.rule == "ST-5"
+    assert from_json(json.loads(json.dumps(to_json(state)))).table.open_pair_big_bet is False
+    stored = to_json(state)
+    del stored["table"]["open_pair_big_bet"]  # a hand stored before the setting: the source's rule
+    assert from_json(stored).table.open_pair_big_bet is True
 
 
 def test_st5_without_an_open_pair_fourth_street_is_small():

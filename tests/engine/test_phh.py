@@ -19,7 +19,7 @@ from games.engine.dealer import Deck
 from games.engine.stud import start_hand
 from games.engine.stud_phh import HandHistory
 from tests.fixtures.phh import WSOP_DIR, WSOP_HANDS
-from tests.fixtures.stud_play import TABLE, passive, random_hand
+from tests.fixtures.stud_play import TABLE, passive, play, random_hand, stud_deck
 
 
 def wsop_text(name: str) -> str:
@@ -382,3 +382,31 @@ def test_engine_hands_record_and_replay(hand):
     result = stud_phh.replay(stud_phh.loads(stud_phh.dumps(recorded)))
     assert result.finishing_stacks == state.finishing_stacks == recorded.finishing_stacks
     assert comparable(result.events) == comparable(events)
+
+
+def open_pair_hand(bet: int) -> tuple[HandHistory, tuple[int, ...] | None]:
+    """Seat 0 bets ``bet`` on fourth street with its open fives, then everyone checks and calls."""
+    deck = stud_deck(["Ac Kd 5h", "Qc Jd 2c", "4s 9s Th"], "As | 5d 3d 8c")
+    state, events = start_hand(TABLE, [1000] * 3, deck)
+    state, played = play(state, "1 bring_in", "2 call", "0 call", f"0 bet {bet}")
+    events += played
+    state, played = passive(state)
+    return stud_phh.record(state, [*events, *played]), state.finishing_stacks
+
+
+def test_an_open_pair_big_bet_replays_here_and_not_in_pokerkit():
+    """ST-5 on (the source): the small bet replays here and in PokerKit; the big bet replays
+    here only (PokerKit follows the 2023 WSOP rules and cannot play it). With the table's ST-5
+    off, the big bet is refused here too, naming ST-5."""
+    small, stacks = open_pair_hand(20)
+    *_, final = pokerkit.HandHistory.loads(stud_phh.dumps(small))
+    assert tuple(final.stacks) == stacks
+    big, stacks = open_pair_hand(40)
+    text = stud_phh.dumps(big)
+    assert stud_phh.replay(stud_phh.loads(text)).finishing_stacks == stacks
+    with pytest.raises(KeyError):
+        list(pokerkit.HandHistory.loads(text))
+    off = replace(big, extra={**big.extra, "_open_pair_big_bet": False})
+    with pytest.raises(RuleViolation, match="only to 20") as refused:
+        stud_phh.replay(stud_phh.loads(stud_phh.dumps(off)))
+    assert refused.value.rule == "ST-5"

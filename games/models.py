@@ -172,11 +172,14 @@ class TableLimits(MakerCheckerChange):
         blank=True,
     )
 
-    # Seven-card stud (ST-1, ST-13).
+    # Seven-card stud (ST-1, ST-5, ST-13).
     ante = money_field(verbose_name=_("ante"), null=True, blank=True)
     bring_in = money_field(verbose_name=_("bring-in"), null=True, blank=True)
     small_bet = money_field(verbose_name=_("small bet"), null=True, blank=True)
     big_bet = money_field(verbose_name=_("big bet"), null=True, blank=True)
+    open_pair_big_bet = models.BooleanField(  # ST-5
+        verbose_name=_("big bet on fourth street with an open pair"), null=True, blank=True
+    )
 
     # Drawmaha (DM-1, DM-5).
     small_blind = money_field(verbose_name=_("small blind"), null=True, blank=True)

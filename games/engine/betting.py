@@ -5,11 +5,13 @@ ST-1, ST-3, ST-5, ST-8) or pot limit (Drawmaha: DM-9); side pots (ST-13, DM-12),
 Chips are ints in the currency's minor units. A wager's ``amount`` is what the player has in
 front of him in this round after it ("raise to 600"), as hand histories write it (PHH ``cbr``).
 
-Reopening: a bet, completion or raise of at least a full size is "full"; an all-in for less is
-not, and does not reopen the betting to a player who has already acted (DM-9). Each seat keeps,
-from its last action, the bet level a full raise would have made then (``reopen_at``); it may
-raise again only once the bet reaches that level, so several short all-ins that add up to a full
-raise reopen it, as in a live card room. The same holds in fixed limit, where only full bets and
+Reopening: a bet, completion or raise of at least a full size is "full"; in pot limit an all-in
+for less is not, and does not reopen the betting to a player who has already acted (DM-9). Each
+seat keeps, from its last action, the bet level from which it may raise again (``reopen_at``):
+in pot limit the level a full raise would have made then; in fixed limit (ST-6b) half a full bet
+above the level then, so an all-in of half a bet or more reopens the betting and a smaller one
+does not (before the first full bet, the completion to a full bet always does). Several short
+all-ins that together reach that level reopen it, as in a live card room. Only full bets and
 raises count towards the ST-8 cap.
 """
 
@@ -249,6 +251,13 @@ def _raise_refusal(round_: BettingRound, seat: int) -> RuleViolation | None:
             raises=limit.cap - 1,
         )
     reopen = round_.reopen_at[seat]
+    if reopen is not None and round_.current_bet < reopen and isinstance(limit, FixedLimit):
+        return RuleViolation(
+            "an all-in of less than half a full bet does not reopen the betting to a player who "
+            "has acted",
+            field="kind",
+            rule="ST-6b",
+        )
     if reopen is not None and round_.current_bet < reopen:
         return RuleViolation(
             "an all-in for less than a full raise does not reopen the betting to a player who "
@@ -424,8 +433,12 @@ def _raised(round_: BettingRound, seat: int, kind: ActionKind, amount: int) -> B
 
 
 def _reopen_level(round_: BettingRound) -> int:
-    """The bet level a full bet or raise would make now: the acting seat may raise again once
-    the betting reaches it."""
+    """The bet level from which the acting seat may raise again: in pot limit the level a full
+    bet or raise would make now (DM-9); in fixed limit half a full bet above the bet now, or the
+    first full bet if that is lower (ST-6b)."""
+    if isinstance(round_.limit, FixedLimit):
+        half = round_.current_bet + (round_.full_raise + 1) // 2  # half a bet or more reopens
+        return min(half, round_.full_raise) if round_.raises == 0 else half
     if round_.raises == 0:
         return round_.full_raise
     return round_.current_bet + round_.full_raise

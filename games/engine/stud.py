@@ -87,13 +87,16 @@ _BETTING_STREETS = frozenset({Street.THIRD, *_NEXT_STREET.values()})
 @dataclass(frozen=True)
 class StudTable:
     """A table's limits (ST-1), in minor units: ante, bring-in (less than the small bet), the
-    small bet (third and fourth streets) and the big bet (fifth street on), and the rake."""
+    small bet (third and fourth streets) and the big bet (fifth street on), and the rake.
+    ``open_pair_big_bet``: whether a bet may be big on fourth street with an open pair (ST-5, the
+    source's rule); off, fourth street is small bets only, as in the 2023 WSOP rules."""
 
     ante: int
     bring_in: int
     small_bet: int
     big_bet: int
     rake: Rake = NO_RAKE
+    open_pair_big_bet: bool = True
 
     def __post_init__(self) -> None:
         amounts = (self.ante, self.bring_in, self.small_bet, self.big_bet)
@@ -319,7 +322,8 @@ def _limit(state: StudState, street: Street) -> FixedLimit:
     table = state.table
     if street == Street.FOURTH:
         if any(_open_pair(state.hands[seat].up) for seat in state.in_hand):
-            return FixedLimit((table.small_bet, table.big_bet), rule="ST-5")
+            big = (table.big_bet,) if table.open_pair_big_bet else ()  # the table's ST-5
+            return FixedLimit((table.small_bet, *big), rule="ST-5")
         return FixedLimit((table.small_bet,), rule="ST-1")
     return FixedLimit((table.big_bet,), rule="ST-7" if street == Street.SEVENTH else "ST-6")
 
@@ -527,6 +531,7 @@ def to_json(state: StudState) -> dict[str, Any]:
             "small_bet": table.small_bet,
             "big_bet": table.big_bet,
             "rake": betting.rake_to_json(table.rake),
+            "open_pair_big_bet": table.open_pair_big_bet,
         },
         "starting_stacks": list(state.starting_stacks),
         "hands": [
@@ -560,6 +565,7 @@ def from_json(data: Mapping[str, Any]) -> StudState:
             small_bet=table["small_bet"],
             big_bet=table["big_bet"],
             rake=betting.rake_from_json(table["rake"]),
+            open_pair_big_bet=table.get("open_pair_big_bet", True),  # hands stored before it
         ),
         starting_stacks=tuple(data["starting_stacks"]),
         hands=tuple(

@@ -6,7 +6,11 @@ PHH actions, as PokerKit writes them: ``d dh pN cards`` deals cards to player N 
 two down cards then the door card, later one card), ``d db card`` the common card (ST-9),
 ``pN pb`` the bring-in, ``pN cbr X`` complete, bet or raise to X (the player's total this
 street), ``pN cc`` check or call, ``pN f`` fold, ``pN sm cards`` show, ``pN sm`` muck; text
-after `` # `` is a comment. Player N is seat N - 1, clockwise from the dealer's left.
+after `` # `` is a comment, and a comment alone does nothing. Third street may be dealt a card
+per action in dealing order. A card may be unknown (``??``); amounts may be written as decimals
+with nothing after the point. Player N is seat N - 1, clockwise from the dealer's left. The
+user-defined field ``_open_pair_big_bet`` says whether the table allows ST-5's big bet (on when
+absent, as the source has it).
 
 A replay reads what PokerKit writes: the hands it shows once players are all in and no more
 betting is possible (before the last cards, then again), its own order at the showdown (the
@@ -26,23 +30,41 @@ import tomllib
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import tomli_w
 
 from games.engine import stud
 from games.engine.betting import AGGRESSIVE, Action, ActionKind, Rake
 from games.engine.cards import Card, parse_card
-from games.engine.common import Event, RuleViolation
+from games.engine.common import Event, RuleViolation, rule_text
 from games.engine.dealer import STANDARD_DECK, Deck
 from games.engine.stud import StudState, StudTable
 
 VARIANT = "F7S"
+VARIANTS = {  # the PHH standard's variant codes, to name a file of another game
+    "FT": "fixed-limit Texas hold'em",
+    "NT": "no-limit Texas hold'em",
+    "NS": "no-limit short-deck hold'em",
+    "PO": "pot-limit Omaha hold'em",
+    "FO/8": "fixed-limit Omaha hold'em high/low eight or better",
+    "F7S": "fixed-limit seven-card stud",
+    "F7S/8": "fixed-limit seven-card stud high/low eight or better",
+    "FR": "fixed-limit razz",
+    "N2L1D": "no-limit deuce-to-seven lowball single draw",
+    "F2L3D": "fixed-limit deuce-to-seven lowball triple draw",
+    "FB": "fixed-limit badugi",
+    "PDM": "pot-limit Drawmaha, this casino's own variant",
+}
 REQUIRED_FIELDS = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
             "\r": "\\r"}  # fmt: skip
 _PLAYER = re.compile(r"p([1-9][0-9]*)")
+UNKNOWN = "??"  # PHH's unknown card
+# ST-5 as the table plays it, a user-defined field; a file without it follows the source (on).
+OPEN_PAIR_BIG_BET = "_open_pair_big_bet"
+THIRD_STREET_CARDS = 3  # ST-2: two down, the door card up
 
 
 @dataclass(frozen=True)
@@ -98,13 +120,19 @@ def dumps(hand: HandHistory) -> str:
 def read_hand(text: str, variant: str, game: str, required: Sequence[str]) -> dict[str, Any]:
     """The fields of a PHH hand of the ``game``'s ``variant``; ValueError if the text is not
     TOML, lacks one of the ``required`` fields or the actions, or is of another variant."""
-    data = tomllib.loads(text)
+    data = tomllib.loads(text, parse_float=Decimal)  # amounts exact, never binary floats
+    written = data.get("variant")
+    if written != variant:  # the variant first: another game lacks this one's fields
+        raise ValueError(f"variant {written!r}{_variant_name(written)} is not {variant} ({game})")
     missing = [name for name in (*required, "actions") if name not in data]
     if missing:
         raise ValueError(f"the hand history lacks {', '.join(missing)}")
-    if data["variant"] != variant:
-        raise ValueError(f"variant {data['variant']!r} is not {variant} ({game})")
     return data
+
+
+def _variant_name(code: Any) -> str:
+    name = VARIANTS.get(code) if isinstance(code, str) else None
+    return "" if name is None else f" ({name})"
 
 
 def read_play(data: Mapping[str, Any], game_fields: Collection[str]) -> dict[str, Any]:
@@ -131,9 +159,14 @@ def write_hand(fields: dict[str, Any], finishing_stacks: tuple[int, ...] | None)
 
 
 def read_amount(value: Any, name: str) -> int:
-    """A field of whole minor units; ValueError naming the field if it is not."""
+    """A field of whole minor units, written as an integer or a decimal number with nothing after
+    the point (``50000.0``, as PHH allows); ValueError naming the field and the value if it is
+    not."""
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be whole minor units, got {value!r}")
+        shown = value if isinstance(value, Decimal) else repr(value)
+        raise ValueError(f"{name} must be whole minor units, got {shown}")
     return value
 
 
@@ -185,7 +218,8 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
         starting_stacks=state.starting_stacks,
         actions=tuple(actions),
         finishing_stacks=state.finishing_stacks,
-        extra={"ante_trimming_status": True},  # ST-13: a short ante makes a side pot
+        # ST-13: a short ante makes a side pot; ST-5 as the table plays it.
+        extra={"ante_trimming_status": True, OPEN_PAIR_BIG_BET: table.open_pair_big_bet},
     )
 
 
@@ -253,17 +287,28 @@ def replay(hand: HandHistory) -> Replay[StudState]:
             field="ante_trimming_status",
             rule="ST-13",
         )
+    open_pair_big_bet = hand.extra.get(OPEN_PAIR_BIG_BET, True)
+    if not isinstance(open_pair_big_bet, bool):
+        raise ValueError(f"{OPEN_PAIR_BIG_BET} must be true or false, got {open_pair_big_bet!r}")
     table = StudTable(
-        hand.antes[0], hand.bring_in, hand.small_bet, hand.big_bet, rake=read_rake(hand.extra)
+        hand.antes[0],
+        hand.bring_in,
+        hand.small_bet,
+        hand.big_bet,
+        rake=read_rake(hand.extra),
+        open_pair_big_bet=open_pair_big_bet,
     )
-    steps = [_parse(text, len(hand.starting_stacks)) for text in hand.actions]
-    deck = _recorded_deck(steps, len(hand.starting_stacks))
+    parsed = (_parse(text, len(hand.starting_stacks)) for text in hand.actions)
+    steps = [step for step in parsed if step is not None]
+    deck, unknown = _recorded_deck(steps, len(hand.starting_stacks))
     state, events = stud.start_hand(table, hand.starting_stacks, deck)
     history = list(events)
+    _check_unknown(state, events, unknown)
     undealt = _Dealt()
     undealt.add(events)
     showdown = _Showdown()
     for step in steps:
+        checked = len(history)
         seat = step.seat
         if seat is None:
             undealt.match(step, state)
@@ -283,6 +328,7 @@ def replay(hand: HandHistory) -> Replay[StudState]:
             undealt.add(events)
         if not undealt.pending():
             state = showdown.play(state, history)
+        _check_unknown(state, history[checked:], unknown)
     return Replay(state, tuple(history))
 
 
@@ -355,10 +401,14 @@ def read_rake(extra: Mapping[str, Any]) -> Rake:
     )
 
 
-def _parse(text: str, players: int) -> _Step:
+def _parse(text: str, players: int) -> _Step | None:
+    """The step an action takes; None for a comment alone (PHH's no-op, such as a note on a
+    card exposed)."""
     words = text.split()
     if "#" in words:  # a comment follows
         words = words[: words.index("#")]
+    if not words:
+        return None
     if len(words) == 4 and words[:2] == ["d", "dh"]:
         return _Step(None, "dh", (words[3],), text, read_seat(words[2], players, text))
     if len(words) == 3 and words[:2] == ["d", "db"]:
@@ -377,33 +427,55 @@ def read_seat(label: str, players: int, text: str) -> int:
 
 
 def read_cards(text: str, action: str) -> tuple[Card, ...]:
-    """The cards written in ``text`` (such as AsTd) of ``action``; no unknown ones (??)."""
-    if "?" in text:
-        raise ValueError(f"{action!r}: a replay needs every card, not unknown ones")
+    """The cards written in ``text`` (such as AsTd) of ``action``, a show or a draw: every one
+    known (no ??)."""
+    cards = read_dealt(text, action)
+    if None in cards:
+        raise ValueError(f"{action!r}: the cards a player shows or draws are known, not ??")
+    return cast(tuple[Card, ...], cards)
+
+
+def read_dealt(text: str, action: str) -> tuple[Card | None, ...]:
+    """The cards written in ``text`` of ``action``; None for an unknown card (PHH's ``??``)."""
     try:
-        return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+        return tuple(
+            None if text[i : i + 2] == UNKNOWN else parse_card(text[i : i + 2])
+            for i in range(0, len(text), 2)
+        )
     except ValueError as error:
         raise ValueError(f"{action!r}: {error}") from None
 
 
-def _recorded_deck(steps: Sequence[_Step], players: int) -> Deck:
+_Cards = tuple[Card | None, ...]
+
+
+def _recorded_deck(steps: Sequence[_Step], players: int) -> tuple[Deck, dict[Card, _Unknown]]:
     """A stacked deck that deals what the history records, in the engine's order: third street
-    round by round (ST-2), then per street a burn and a card to each player in seat order
-    (ST-4); a street the deck cannot cover comes from the ST-9 reshuffle."""
-    streets: list[dict[int | None, tuple[Card, ...]]] = [{}]
-    for step, cards in _dealt_once(steps):
+    round by round (ST-2), written for each player at once or a card at a time, then per street
+    a burn and a card to each player in seat order (ST-4); a street the deck cannot cover comes
+    from the ST-9 reshuffle. An unknown card (``??``) is the card the player shows for it, else
+    a stand-in the history never shows, returned with the unknown card it stands for."""
+    streets: list[dict[int | None, _Cards]] = [{}]
+    for step, given in _dealt_once(steps):
         if step.receiver is None:
-            streets.append({None: cards})
+            streets.append({None: given})
             continue
         current = streets[-1]
         seat = step.receiver
-        if seat in current or None in current or (len(streets) == 1 and len(current) == players):
+        so_far = current.get(seat, ())
+        if len(streets) == 1 and len(so_far) + len(given) <= THIRD_STREET_CARDS:
+            current[seat] = so_far + given
+            continue
+        if len(streets) == 1 or seat in current or None in current:
             streets.append(current := {})
-        current[seat] = cards
-    third, later = streets[0], streets[1:]
-    if set(third) != set(range(players)) or any(len(c) != 3 for c in third.values()):
+        current[seat] = given
+    if set(streets[0]) != set(range(players)) or any(
+        len(c) != THIRD_STREET_CARDS for c in streets[0].values()
+    ):
         raise ValueError("third street deals three cards to every player (ST-2)")
-    order = [third[seat][n] for n in range(3) for seat in range(players)]
+    known, unknown = _known(streets, _shown(steps))
+    third, later = known[0], known[1:]
+    order = [third[seat][n] for n in range(THIRD_STREET_CARDS) for seat in range(players)]
     # Whether the deck covers a street depends only on counts: a burn, then a card each.
     plan: list[tuple[tuple[Card, ...], bool]] = []
     size = len(order)
@@ -421,10 +493,112 @@ def _recorded_deck(steps: Sequence[_Step], players: int) -> Deck:
     for cards, covered in plan:
         order += [next(burns), *(cards if covered else ())]
     reshuffle_tops = [cards for cards, covered in plan if not covered]
-    return Deck.stacked(order, reshuffle_tops)
+    return Deck.stacked(order, reshuffle_tops), unknown
 
 
-def _dealt_once(steps: Sequence[_Step]) -> Iterator[tuple[_Step, tuple[Card, ...]]]:
+@dataclass(frozen=True)
+class _Unknown:
+    """An unknown card of the history: the ``number``-th card dealt to ``player`` (pN, or
+    ``board`` for the common card)."""
+
+    player: str
+    number: int
+
+
+def _shown(steps: Sequence[_Step]) -> dict[int, set[Card]]:
+    """The known cards each seat shows in the history."""
+    shown: dict[int, set[Card]] = {}
+    for step in steps:
+        if step.seat is not None and step.verb == "sm" and step.args and step.args != ("-",):
+            cards = read_dealt(step.args[0], step.text)
+            shown.setdefault(step.seat, set()).update(c for c in cards if c is not None)
+    return shown
+
+
+def _known(
+    streets: Sequence[Mapping[int | None, _Cards]], shown: Mapping[int, set[Card]]
+) -> tuple[list[dict[int | None, tuple[Card, ...]]], dict[Card, _Unknown]]:
+    """The streets with every unknown card made known: a player who shows as many cards more
+    than the history deals him known has shown his unknown ones (in card order: which down
+    card came first changes nothing); any other unknown card gets a stand-in, a card the
+    history never shows, named in the second value."""
+    dealt: dict[int | None, list[Card | None]] = {}
+    for street in streets:
+        for seat, cards in street.items():
+            dealt.setdefault(seat, []).extend(cards)
+    known = {card for cards in dealt.values() for card in cards if card is not None}
+    revealed: dict[int | None, list[Card]] = {}
+    for seat, held in dealt.items():
+        more = sorted(shown.get(seat, set()) - known) if seat is not None else []
+        if more and len(more) == held.count(None):
+            revealed[seat] = more
+            known.update(more)
+    stand_ins = iter(sorted(set(STANDARD_DECK) - known))
+    unknown: dict[Card, _Unknown] = {}
+    counted: dict[int | None, int] = {}
+    made_known: list[dict[int | None, tuple[Card, ...]]] = []
+    for street in streets:
+        made_known.append({})
+        for seat, cards in street.items():
+            filled = []
+            for card in cards:
+                counted[seat] = counted.get(seat, 0) + 1
+                if card is None and revealed.get(seat):
+                    card = revealed[seat].pop(0)
+                elif card is None:
+                    card = next(stand_ins)
+                    label = "board" if seat is None else f"p{seat + 1}"
+                    unknown[card] = _Unknown(label, counted[seat])
+                filled.append(card)
+            made_known[-1][seat] = tuple(filled)
+    return made_known, unknown
+
+
+def _check_unknown(
+    state: StudState, events: Iterable[Event], unknown: Mapping[Card, _Unknown]
+) -> None:
+    """RuleViolation if a result of the ``events`` depends on an unknown card: a door card for
+    the bring-in (ST-3), an up card for who acts first (ST-4), a hand's cards at the showdown
+    (ST-11). Unknown cards of players who fold and never show decide nothing."""
+    for event in events:
+        if event.kind == "bring_in_seat":
+            cards = [hand.up[0] for hand in state.hands]
+            rule, template = (
+                "ST-3",
+                rule_text(
+                    "%(player)s's card %(number)s is unknown (??), but it decides who brings in"
+                ),
+            )
+        elif event.kind == "deal" and event.data["street"] != stud.Street.THIRD:
+            cards = [card for seat in state.in_hand for card in state.hands[seat].up]
+            rule, template = (
+                "ST-4",
+                rule_text(
+                    "%(player)s's card %(number)s is unknown (??), but it decides who acts first"
+                ),
+            )
+        elif event.kind == "show":
+            cards = [*state.hands[event.data["seat"]].cards, *filter(None, [state.common])]
+            rule, template = (
+                "ST-11",
+                rule_text(
+                    "%(player)s's card %(number)s is unknown (??), but the showdown needs it"
+                ),
+            )
+        else:
+            continue
+        for card in cards:
+            if card in unknown:
+                raise RuleViolation(
+                    template,
+                    field="actions",
+                    rule=rule,
+                    player=unknown[card].player,
+                    number=unknown[card].number,
+                )
+
+
+def _dealt_once(steps: Sequence[_Step]) -> Iterator[tuple[_Step, _Cards]]:
     """The dealing steps with their cards; RuleViolation (ST-9) if one deals a card of a player
     who folded (PokerKit deals those again when a stud deck runs out), ValueError if one deals
     any other card a second time."""
@@ -435,8 +609,10 @@ def _dealt_once(steps: Sequence[_Step]) -> Iterator[tuple[_Step, tuple[Card, ...
             if step.verb == "f":
                 folded.add(step.seat)
             continue
-        cards = read_cards(step.args[0], step.text)
+        cards = read_dealt(step.args[0], step.text)
         for card in cards:
+            if card is None:
+                continue
             if card not in holder:
                 holder[card] = step.receiver
                 continue
@@ -482,9 +658,11 @@ class _Dealt:
         )
 
     def match(self, step: _Step, state: StudState) -> None:
-        cards = list(read_cards(step.args[0], step.text))
+        cards = read_dealt(step.args[0], step.text)
         waiting = self._cards.get(step.receiver, [])
-        if waiting[: len(cards)] != cards:
+        if len(waiting) < len(cards) or any(
+            card not in (None, dealt) for card, dealt in zip(cards, waiting, strict=False)
+        ):
             raise RuleViolation(
                 f"{step.text!r}: the rules deal {''.join(map(str, waiting)) or 'nothing'} there",
                 field="actions",

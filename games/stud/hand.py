@@ -49,11 +49,18 @@ class Hand:
 
 
 def engine_table(limits: TableLimits) -> stud.StudTable:
-    """The engine's view of a stud table's approved limits (ST-1, ST-13)."""
+    """The engine's view of a stud table's approved limits (ST-1, ST-5, ST-13)."""
     amounts = (limits.ante, limits.bring_in, limits.small_bet, limits.big_bet)
     ante, bring_in, small_bet, big_bet = (to_cents(cast(Decimal, a)) for a in amounts)
     rake = Rake(
         Decimal(limits.rake_percent or 0),
         None if limits.rake_cap is None else to_cents(limits.rake_cap),
     )
-    return stud.StudTable(ante, bring_in, small_bet, big_bet, rake)
+    return stud.StudTable(
+        ante,
+        bring_in,
+        small_bet,
+        big_bet,
+        rake,
+        open_pair_big_bet=limits.open_pair_big_bet is not False,
+    )

@@ -17,12 +17,13 @@ from games.peer.limits import (
     seat_problems,
 )
 
-LIMIT_FIELDS = ("ante", "bring_in", "small_bet", "big_bet", *PEER_FIELDS)
+LIMIT_FIELDS = ("ante", "bring_in", "small_bet", "big_bet", "open_pair_big_bet", *PEER_FIELDS)
 DEFAULT_LIMITS: dict[str, Any] = {
     "ante": D("0.50"),
     "bring_in": D("1.00"),
     "small_bet": D("5.00"),
     "big_bet": D("10.00"),
+    "open_pair_big_bet": True,  # ST-5, the source's rule
     "seats": 8,
     "rake_percent": D("5.00"),
     "rake_cap": D("3.00"),

@@ -58,6 +58,7 @@ LABELS: dict[str, Promise] = {
     "bring_in": gettext_lazy("bring-in"),
     "small_bet": gettext_lazy("small bet"),
     "big_bet": gettext_lazy("big bet"),
+    "open_pair_big_bet": gettext_lazy("big bet on fourth street with an open pair"),
     "small_blind": gettext_lazy("small blind"),
     "big_blind": gettext_lazy("big blind"),
     "draw_limit": gettext_lazy("limit on the draw"),

@@ -14,12 +14,14 @@ from typing import Any
 from games.models import Game
 from games.tables.table_game import all_games, game_of
 
-# Empty, these take a default: the peer games' sitting out, the environment's bankroll shares.
+# Empty or left out, these take a default: no rake cap, the peer games' sitting out, ST-5 as the
+# source has it, the environment's bankroll shares.
 OPTIONAL_FIELDS = frozenset(
     {
         "rake_cap",
         "timeouts_to_sit_out",
         "sit_out_minutes",
+        "open_pair_big_bet",
         "player_bankroll_percent",
         "table_bankroll_percent",
     }

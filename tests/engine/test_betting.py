@@ -370,3 +370,44 @@ def test_a_fold_when_a_check_is_free_is_allowed_but_not_offered():
     folded, event = act(later, Action(later.to_act, ActionKind.FOLD))
     assert event.kind == "fold"
     assert folded.chips[later.to_act].folded
+
+
+def short_all_in_bet(all_in: int) -> BettingRound:
+    """Fifth street (big bet 40): seat 0 checks, seat 1 bets all in for ``all_in``."""
+    round_ = open_round(
+        FixedLimit((40,), rule="ST-6"), chips(1000, all_in, 1000), (0, 1, 2), turn_rule="ST-4"
+    )
+    return run(round_, "0 check", f"1 bet {all_in}")
+
+
+@pytest.mark.parametrize("all_in", [19, 20, 25])
+def test_st6b_facing_a_short_all_in_bet_the_next_player_calls_or_completes(all_in):
+    round_ = short_all_in_bet(all_in)
+    assert round_.raises == 0
+    assert options(round_) == {"fold": [(0, 0)], "call": [(all_in, all_in)], "complete": [(40, 40)]}
+
+
+def test_st6b_a_short_all_in_bet_under_half_a_bet_does_not_reopen_to_the_checker():
+    round_ = run(short_all_in_bet(19), "2 call")
+    assert options(round_) == {"fold": [(0, 0)], "call": [(19, 19)]}
+    with pytest.raises(RuleViolation, match="less than half a full bet") as refused:
+        run(round_, "0 complete 40")
+    assert refused.value.rule == "ST-6b"
+
+
+@pytest.mark.parametrize("all_in", [20, 25])
+def test_st6b_a_short_all_in_bet_of_half_a_bet_or_more_reopens_to_the_checker(all_in):
+    round_ = run(short_all_in_bet(all_in), "2 call")
+    assert options(round_)["complete"] == [(40, 40)]
+    round_ = run(round_, "0 complete 40")
+    assert (round_.raises, round_.to_act) == (1, 2)
+
+
+def test_st6b_an_odd_bet_is_halved_upwards():
+    """A full bet of 25: 12 is under half of it, 13 is half or more."""
+    for all_in, reopened in ((12, False), (13, True)):
+        round_ = open_round(
+            FixedLimit((25,), rule="ST-6"), chips(1000, all_in, 1000), (0, 1, 2), turn_rule="ST-4"
+        )
+        round_ = run(round_, "0 check", f"1 bet {all_in}", "2 call")
+        assert ("complete" in options(round_)) is reopened

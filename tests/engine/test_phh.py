@@ -5,6 +5,7 @@ are refused with the rule; hands the engine plays are recorded and replay identi
 from __future__ import annotations
 
 import datetime
+import re
 import tomllib
 from dataclasses import replace
 
@@ -18,7 +19,7 @@ from games.engine.dealer import Deck
 from games.engine.stud import start_hand
 from games.engine.stud_phh import HandHistory
 from tests.fixtures.phh import WSOP_DIR, WSOP_HANDS
-from tests.fixtures.stud_play import TABLE, passive, random_hand
+from tests.fixtures.stud_play import TABLE, passive, play, random_hand, stud_deck
 
 
 def wsop_text(name: str) -> str:
@@ -67,7 +68,10 @@ def test_wsop_hand_round_trips_through_text(name):
 
 
 def edited(name: str, old: str, new: str) -> HandHistory:
-    hand = stud_phh.loads(wsop_text(name))
+    return edited_hand(stud_phh.loads(wsop_text(name)), old, new)
+
+
+def edited_hand(hand: HandHistory, old: str, new: str) -> HandHistory:
     assert old in hand.actions
     actions = tuple(new if action == old else action for action in hand.actions)
     return replace(hand, actions=tuple(a for a in actions if a))
@@ -150,10 +154,28 @@ def test_replay_refuses_dealing_to_a_player_who_folded():
         stud_phh.replay(hand)
 
 
-def test_replay_needs_every_card_and_one_ante():
+def test_unknown_cards_a_player_shows_are_read_from_the_show():
+    """p1's down cards are ?? when dealt; p1 shows them at the showdown, so the replay knows
+    them and the hand ends as recorded."""
     hand = edited(HAND_11, "d dh p1 QhTcTh", "d dh p1 ????Th")
-    with pytest.raises(ValueError, match="every card"):
+    assert stud_phh.replay(hand).finishing_stacks == hand.finishing_stacks
+
+
+def test_an_unknown_card_that_decides_a_result_is_refused_by_name():
+    """ST-11: a hand at the showdown whose unknown cards are never shown cannot be valued;
+    ST-3: an unknown door card could be the lowest."""
+    hand = edited(HAND_11, "d dh p1 QhTcTh", "d dh p1 ????Th")
+    hand = edited_hand(hand, "p1 sm QhTcTh6cKcAh6d", "p1 sm -")
+    with pytest.raises(RuleViolation, match="p1's card 1 is unknown") as refused:
         stud_phh.replay(hand)
+    assert (refused.value.rule, refused.value.field) == ("ST-11", "actions")
+    hand = edited(HAND_11, "d dh p2 JsJc2c", "d dh p2 JsJc??")
+    with pytest.raises(RuleViolation, match="p2's card 3 is unknown") as refused:
+        stud_phh.replay(hand)
+    assert refused.value.rule == "ST-3"
+
+
+def test_replay_needs_one_ante():
     hand = stud_phh.loads(wsop_text(HAND_11))
     with pytest.raises(RuleViolation, match="one ante") as refused:
         stud_phh.replay(replace(hand, antes=(50000, 50000, 50000, 50000, 25000)))
@@ -166,8 +188,99 @@ def test_loads_refuses_other_variants_and_gaps():
         stud_phh.loads(text.replace("'F7S'", "'NT'"))
     with pytest.raises(ValueError, match="lacks bring_in"):
         stud_phh.loads("\n".join(line for line in text.splitlines() if "bring_in" not in line))
-    with pytest.raises(ValueError, match="whole minor units"):
+    with pytest.raises(ValueError, match=r"small_bet must be whole minor units, got 200000\.5$"):
         stud_phh.loads(text.replace("small_bet = 200000", "small_bet = 200000.5"))
+    with pytest.raises(ValueError, match=r"antes must be whole minor units, got NaN"):
+        stud_phh.loads(text.replace("antes = [50000,", "antes = [nan,"))
+
+
+@pytest.mark.parametrize(
+    ("variant", "name"),
+    [("NT", "no-limit Texas hold'em"), ("PO", "pot-limit Omaha hold'em")],
+)
+def test_a_hold_em_or_omaha_file_is_named_by_its_variant(variant, name):
+    """Such a file has blinds, not a bring-in and bets: its variant is what is wrong with it."""
+    text = "\n".join(
+        line
+        for line in wsop_text(HAND_11).replace("'F7S'", f"'{variant}'").splitlines()
+        if not line.startswith(("bring_in", "small_bet", "big_bet"))
+    )
+    with pytest.raises(ValueError, match=f"variant '{variant}' \\({name}\\) is not F7S"):
+        stud_phh.loads(text + "\nblinds_or_straddles = [0, 0, 0, 0, 0]\nmin_bet = 1\n")
+
+
+# The other forms PHH allows, as PokerKit replays them ---------------------------------------------
+
+AMOUNT_FIELDS = ("antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "finishing_stacks")
+
+
+def unknown_folded_cards(text: str) -> str:
+    """The down cards of every player who folds and never shows written ``??``, as published
+    histories and a player's own download have them."""
+    hand = stud_phh.loads(text)
+    shows = {a.split()[0] for a in hand.actions if a.split()[1:2] == ["sm"]}
+    folded = {a.split()[0] for a in hand.actions if a.split()[1:] == ["f"]} - shows
+    dealt: dict[str, int] = {}
+    actions = []
+    for action in hand.actions:
+        words = action.split()
+        if words[:2] == ["d", "dh"] and words[2] in folded:
+            cards = [words[3][i : i + 2] for i in range(0, len(words[3]), 2)]
+            first = dealt.get(words[2], 0)
+            down = [first + n in (0, 1, 6) for n in range(len(cards))]  # ST-2, ST-7
+            action = f"d dh {words[2]} " + "".join(
+                "??" if hidden else card for card, hidden in zip(cards, down, strict=True)
+            )
+        if words[:2] == ["d", "dh"]:
+            dealt[words[2]] = dealt.get(words[2], 0) + len(words[3]) // 2
+        actions.append(action)
+    assert actions != list(hand.actions)  # every WSOP hand has a player who folds
+    return stud_phh.dumps(replace(hand, actions=tuple(actions)))
+
+
+def comments_alone(text: str) -> str:
+    """Comment-only actions, PHH's no-ops, before the bring-in and before the last action."""
+    hand = stud_phh.loads(text)
+    first, actions = len(hand.starting_stacks), list(hand.actions)
+    actions.insert(first, "# Burn card 6s is exposed")
+    actions.insert(len(actions) - 1, "# the floor is called")
+    return stud_phh.dumps(replace(hand, actions=tuple(actions)))
+
+
+def one_card_per_action(text: str) -> str:
+    """Third street dealt a card at a time, in dealing order (ST-2)."""
+    hand = stud_phh.loads(text)
+    players = len(hand.starting_stacks)
+    third = [action.split() for action in hand.actions[:players]]
+    dealt = [f"d dh {words[2]} {words[3][2 * n : 2 * n + 2]}" for n in range(3) for words in third]
+    return stud_phh.dumps(replace(hand, actions=(*dealt, *hand.actions[players:])))
+
+
+def decimal_amounts(text: str) -> str:
+    """Every amount written as a decimal number, ``50000.0``."""
+    fields = "|".join(AMOUNT_FIELDS)
+    return re.sub(
+        rf"(?m)^({fields}) = (.*)$",
+        lambda line: f"{line[1]} = " + re.sub(r"\d+", r"\g<0>.0", line[2]),
+        text,
+    )
+
+
+FORMS = [unknown_folded_cards, comments_alone, one_card_per_action, decimal_amounts]
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda form: form.__name__)
+def test_wsop_hands_in_every_form_replay_to_their_finishing_stacks(form):
+    """Each of the 13 hands, rewritten in a form the PHH standard allows, replays here and in
+    PokerKit to the recorded stacks."""
+    for name in WSOP_HANDS:
+        original = wsop_text(name)
+        text = form(original)
+        assert text != original
+        recorded = stud_phh.loads(original).finishing_stacks
+        assert stud_phh.replay(stud_phh.loads(text)).finishing_stacks == recorded, name
+        *_, final = pokerkit.HandHistory.loads(text)
+        assert tuple(final.stacks) == recorded, name
 
 
 # Writing ------------------------------------------------------------------------------------------
@@ -269,3 +382,31 @@ def test_engine_hands_record_and_replay(hand):
     result = stud_phh.replay(stud_phh.loads(stud_phh.dumps(recorded)))
     assert result.finishing_stacks == state.finishing_stacks == recorded.finishing_stacks
     assert comparable(result.events) == comparable(events)
+
+
+def open_pair_hand(bet: int) -> tuple[HandHistory, tuple[int, ...] | None]:
+    """Seat 0 bets ``bet`` on fourth street with its open fives, then everyone checks and calls."""
+    deck = stud_deck(["Ac Kd 5h", "Qc Jd 2c", "4s 9s Th"], "As | 5d 3d 8c")
+    state, events = start_hand(TABLE, [1000] * 3, deck)
+    state, played = play(state, "1 bring_in", "2 call", "0 call", f"0 bet {bet}")
+    events += played
+    state, played = passive(state)
+    return stud_phh.record(state, [*events, *played]), state.finishing_stacks
+
+
+def test_an_open_pair_big_bet_replays_here_and_not_in_pokerkit():
+    """ST-5 on (the source): the small bet replays here and in PokerKit; the big bet replays
+    here only (PokerKit follows the 2023 WSOP rules and cannot play it). With the table's ST-5
+    off, the big bet is refused here too, naming ST-5."""
+    small, stacks = open_pair_hand(20)
+    *_, final = pokerkit.HandHistory.loads(stud_phh.dumps(small))
+    assert tuple(final.stacks) == stacks
+    big, stacks = open_pair_hand(40)
+    text = stud_phh.dumps(big)
+    assert stud_phh.replay(stud_phh.loads(text)).finishing_stacks == stacks
+    with pytest.raises(KeyError):
+        list(pokerkit.HandHistory.loads(text))
+    off = replace(big, extra={**big.extra, "_open_pair_big_bet": False})
+    with pytest.raises(RuleViolation, match="only to 20") as refused:
+        stud_phh.replay(stud_phh.loads(stud_phh.dumps(off)))
+    assert refused.value.rule == "ST-5"

@@ -53,9 +53,9 @@ def _folded_card_dealt_again(hand: HandHistory, refusal: RuleViolation) -> bool:
 
 def _short_all_in_wager(hand: HandHistory) -> bool:
     """Fixed limit after an all-in for less than a full bet or raise: the engine lets the next
-    player complete to a full bet only, and never reopens the betting to players who have acted
-    (RULES.md is silent; PokerKit raises a full bet on top and reopens). True if the hand has
-    such a wager, counted from its actions."""
+    player complete a short bet to a full bet only, and reopens the betting to players who have
+    acted only after an all-in of half a bet or more (ST-6b; PokerKit raises a full bet on top
+    and always reopens). True if the hand has such a wager, counted from its actions."""
     left = [stack - hand.antes[0] for stack in hand.starting_stacks]
     bets = [0] * len(left)
     street = 0
@@ -96,10 +96,13 @@ def deliberate_difference(hand: HandHistory, refusal: RuleViolation) -> str:
         assert not hand.extra.get("ante_trimming_status"), refusal
         assert min(hand.starting_stacks) < hand.antes[0], refusal
         return "ST-13: a short ante makes a side pot"
-    assert refusal.rule in ("ST-1", "ST-5", "ST-6", "ST-7"), refusal  # the street's limit
+    # The street's limit refuses PokerKit's raise over a short all-in bet, ST-6b its reopening
+    # after one of less than half a bet.
+    assert refusal.rule in ("ST-1", "ST-5", "ST-6", "ST-6b", "ST-7"), refusal
     assert "complete to" in refusal.message or "does not reopen" in refusal.message, refusal
+    assert refusal.rule != "ST-6b" or "less than half a full bet" in refusal.message, refusal
     assert _short_all_in_wager(hand), refusal
-    return "fixed limit: a short all-in is completed, never reopens"
+    return "ST-6b: a short all-in bet is completed; under half a bet it reopens nothing"
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +135,7 @@ def test_pokerkit_hands_replay_to_pokerkit_stacks_or_are_refused_by_a_named_rule
         "ST-3: no bring-in from a player all in on the ante",
         "ST-9: folded cards are never used again",
         "ST-13: a short ante makes a side pot",
-        "fixed limit: a short all-in is completed, never reopens",
+        "ST-6b: a short all-in bet is completed; under half a bet it reopens nothing",
     }
 
 

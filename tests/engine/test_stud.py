@@ -4,6 +4,7 @@ random legal hands as a property test (chips conserved, no card dealt twice, eve
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -244,6 +245,22 @@ def test_st5_a_big_bet_makes_every_later_raise_big():
     state, _ = deal(*OPEN_PAIR)
     state, _ = play(state, "1 bring_in", "2 call", "0 call", "0 bet 40")
     assert options(state)["raise"] == [80]
+
+
+def test_st5_a_table_without_the_open_pair_big_bet_bets_small_on_fourth_street():
+    """The table's ST-5 setting off (the 2023 WSOP rules): an open pair changes nothing, and a
+    big bet is refused naming ST-5; the setting survives the state's JSON."""
+    table = replace(TABLE, open_pair_big_bet=False)
+    state, _ = deal(*OPEN_PAIR, table=table)
+    state, _ = play(state, "1 bring_in", "2 call", "0 call")
+    assert options(state) == {"check": [0], "bet": [20]}
+    with pytest.raises(RuleViolation, match="only to 20") as refused:
+        play(state, "0 bet 40")
+    assert refused.value.rule == "ST-5"
+    assert from_json(json.loads(json.dumps(to_json(state)))).table.open_pair_big_bet is False
+    stored = to_json(state)
+    del stored["table"]["open_pair_big_bet"]  # a hand stored before the setting: the source's rule
+    assert from_json(stored).table.open_pair_big_bet is True
 
 
 def test_st5_without_an_open_pair_fourth_street_is_small():
@@ -690,3 +707,38 @@ def test_random_legal_hands(hand):
     assert kinds(events)[-1] == "hand_over"
     for step in (states[0], states[len(states) // 2], state):
         assert from_json(json.loads(json.dumps(to_json(step)))) == step
+
+
+# ST-6b: short all-ins in fixed limit ----------------------------------------------------------
+
+
+def short_all_in_raise(raised_to: int):
+    """Seat 0 (2c) brings in for 10, seat 1 completes to 20, seat 2 raises all in to
+    ``raised_to`` (a full raise is to 40) and seat 0 calls: seat 1, who has acted, is next."""
+    state, _ = deal(["As Ah 2c", "Ks Kh Kd", "Qs Qc Qh"], stacks=[1000, 1000, 5 + raised_to])
+    state, events = play(state, "0 bring_in", "1 complete", f"2 raise {raised_to}", "0 call")
+    assert events[2].data["all_in"] is True
+    assert state.to_act == 1
+    return state
+
+
+def test_st6b_an_all_in_raise_under_half_a_bet_does_not_reopen():
+    """Seat 2 raises 9 over 20, under half the small bet (10): seat 1 may only call or fold."""
+    state = short_all_in_raise(29)
+    assert {option.kind for option in legal_actions(state)} == {K.FOLD, K.CALL}
+    with pytest.raises(RuleViolation, match="less than half a full bet") as refused:
+        play(state, "1 raise 49")
+    assert (refused.value.rule, refused.value.field) == ("ST-6b", "kind")
+    state, _ = play(state, "1 call")
+    assert state.street == Street.FOURTH
+
+
+@pytest.mark.parametrize("raised_to", [30, 35])
+def test_st6b_an_all_in_raise_of_half_a_bet_or_more_reopens(raised_to):
+    """A raise of exactly half the small bet (10 over 20), or more (15): seat 1 may raise a full
+    bet over it, and seat 0 then may too."""
+    state = short_all_in_raise(raised_to)
+    assert legal_actions(state)[-1] == LegalAction(K.RAISE, raised_to + 20, raised_to + 20)
+    state, _ = play(state, f"1 raise {raised_to + 20}")
+    assert state.betting.raises == 2  # the short all-in is no raise towards the ST-8 cap
+    assert legal_actions(state)[-1].kind == K.RAISE

@@ -12,6 +12,7 @@ from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
 from games.joker_draw.paytable_selectors import RANK_ORDER
 from games.models import Round, RoundStatus, Table, TableLimits, TableStatus
+from games.stud.hand import engine_table
 from games.tables.table_game import game_of
 from payouts.models import ChangeStatus, LedgerTransaction, PaytableVersion, RtpRun
 from tests.fixtures.users import api_client
@@ -140,6 +141,7 @@ def test_a_second_table_of_the_same_name_is_refused(pit):
         ({**STUD_LIMITS, "small_bet": "1e3"}, "small_bet"),
         ({**STUD_LIMITS, "bring_in": "6.00"}, "bring_in"),  # ST-1: less than the small bet
         ({**STUD_LIMITS, "min_ante": "0.30"}, "min_ante"),  # another game's limit
+        ({**STUD_LIMITS, "open_pair_big_bet": "perhaps"}, "open_pair_big_bet"),  # ST-5
     ],
 )
 def test_bad_limits_are_refused_naming_the_field_and_change_nothing(pit, limits, field):
@@ -148,6 +150,19 @@ def test_bad_limits_are_refused_naming_the_field_and_change_nothing(pit, limits,
     assert response.status_code == 400, response.content
     assert field in response.json()["errors"]
     assert not TableLimits.objects.filter(table_id=table["id"]).exists()
+
+
+@pytest.mark.parametrize("setting", [False, True, None])
+def test_st5_open_pair_big_bet_is_a_stud_limit(pit, setting):
+    """ST-5's big bet is the table's choice, proposed and shown with the other limits; left out
+    (None) the table follows the source, which allows it."""
+    table = new_stud_table(pit)
+    limits = {**STUD_LIMITS, **({} if setting is None else {"open_pair_big_bet": setting})}
+    proposed = post(pit, f"/tables/{table['id']}/limits/", {"limits": limits, "reason": "ST-5"})
+    assert proposed.status_code == 201, proposed.content
+    assert proposed.json()["limits"]["open_pair_big_bet"] is setting
+    draft = TableLimits.objects.get(table_id=table["id"])
+    assert engine_table(draft).open_pair_big_bet is (setting is not False)
 
 
 def test_a_player_reaches_nothing_of_the_staff_api(player, joker_table):

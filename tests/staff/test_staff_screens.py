@@ -247,6 +247,7 @@ def test_limits_are_proposed_then_approved_by_someone_else(stud_hand, pit, pit2)
     form = signed_in(pit).get(f"/staff/limits/tables/{table.pk}/propose/").content.decode()
     assert 'name="small_bet"' in form
     assert 'value="5.00"' in form
+    assert 'name="open_pair_big_bet"' in form  # ST-5, the table's choice
     response = signed_in(pit).post(f"/staff/limits/tables/{table.pk}/propose/", stud_limits_post())
     assert response.status_code == 302
     draft = TableLimits.objects.get(table=table, status=ChangeStatus.DRAFT)

@@ -137,7 +137,12 @@ class ActionsView(PeerView):
         incoming = self.api.action_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         table = self.table(request, pk)
-        self.api.act(player=acting_user(request), table=table, **incoming.validated_data)
+        self.api.act(
+            player=acting_user(request),
+            table=table,
+            client_address=client_address(request) or "",
+            **incoming.validated_data,
+        )
         return Response(self.table_json(request, table))
 
 

@@ -65,7 +65,7 @@ def report(form: FairPlayForm) -> list[PairSignals]:
 
 def open_alerts() -> Any:
     return CollusionAlert.objects.filter(reviewed_at__isnull=True).select_related(
-        "first_player", "second_player"
+        "first_player", "second_player", "table"
     )
 
 

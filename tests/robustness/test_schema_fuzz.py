@@ -96,8 +96,8 @@ NUL = "a\x00b"
 # The calendar's ends and the days beside them: a day counted back or on from them leaves it.
 CALENDAR_ENDS = ["0001-01-01", "0001-01-02", "9999-12-30", "9999-12-31"]
 MOMENTS = [*CALENDAR_ENDS, "0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00"]
-# Cursors a client wrote itself: DRF's format with a position that is no id, and no format at all.
-FORGED_CURSORS = [base64.b64encode(text.encode()).decode() for text in ("p=abc", "p=1.5")] + ["%%%"]
+# A cursor a client wrote itself: DRF's format, with a position that is no id.
+FORGED_CURSOR = base64.b64encode(b"p=abc").decode()
 DATE_NAMES = {"from", "to", "date", "as_of", "date_from", "date_to", "until", "at"}
 STAFF_PATHS = ("/api/v1/staff/", "/api/v1/accounts/", "/api/v1/cage/")
 
@@ -119,23 +119,25 @@ def _plain(node: dict) -> object:
 
 
 def hostile_requests(path: str, method: str, operation: dict):
-    """(query, body) pairs: NUL in each query parameter and each body field, the calendar's ends
-    in each date, forged cursors to every list."""
-    query = [p for p in operation.get("parameters", []) if p["in"] == "query"]
-    for parameter in query:
-        yield {parameter["name"]: NUL}, None
-        if parameter["name"] in DATE_NAMES:
+    """(query, body) pairs: NUL in every query parameter at once and in every body field at
+    once (the edge refuses the request whichever it reads first), the calendar's ends in each
+    date, and a forged cursor to every read (the cursor lists get every forgery in
+    test_input_edges.py)."""
+    query = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
+    if query:
+        yield dict.fromkeys(query, NUL), None
+    for name in query:
+        if name in DATE_NAMES:
             for day in CALENDAR_ENDS:
-                yield {parameter["name"]: day}, None
+                yield {name: day}, None
     if method == "get":
-        for cursor in FORGED_CURSORS:
-            yield {"cursor": cursor}, None
+        yield {"cursor": FORGED_CURSOR}, None
     content = operation.get("requestBody", {}).get("content", {}).get("application/json")
     if content:
         fields = _resolve(content["schema"]).get("properties", {})
         plain = {name: _plain(field) for name, field in fields.items()}
+        yield {}, dict.fromkeys(fields, NUL)
         for name in fields:
-            yield {}, plain | {name: NUL}
             if name in DATE_NAMES:
                 for moment in MOMENTS:
                     yield {}, plain | {name: moment}
@@ -177,4 +179,4 @@ def test_hostile_values_to_every_operation(world, sample_ids):
                 if response.status_code >= 400:
                     assert response["Content-Type"].startswith("application/json"), where
                     assert response.json()["detail"], where
-    assert sent > 200  # every operation was reached
+    assert sent > 100  # every operation was reached

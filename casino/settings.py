@@ -69,6 +69,8 @@ MIDDLEWARE = [
     # The language: the switcher's cookie or Accept-Language, then the signed-in user's own.
     "django.middleware.locale.LocaleMiddleware",
     "casino.i18n.UserLanguageMiddleware",
+    # No NUL character in any text a request carries (the database stores none).
+    "casino.http.nul.NulCharacterMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -309,12 +309,12 @@ class CollusionAlertAdmin(ReadOnlyAdmin):
     """The fair-play check's alerts, as raised; auditors review them on the fair-play report."""
 
     list_display = (
-        "raised_at", "first_player", "second_player", "currency", "hands", "chip_flow_score",
-        "soft_play_score", "strong_folds_score", "reviewed_at", "reviewed_by",
+        "raised_at", "kind", "table", "first_player", "second_player", "currency", "hands",
+        "chip_flow_score", "soft_play_score", "strong_folds_score", "reviewed_at", "reviewed_by",
     )  # fmt: skip
-    list_filter = ("currency",)
+    list_filter = ("kind", "currency")
     date_hierarchy = "raised_at"
-    list_select_related = ("first_player", "second_player", "reviewed_by")
+    list_select_related = ("table", "first_player", "second_player", "reviewed_by")
 
 
 @admin.register(SettlementCorrection)

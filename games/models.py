@@ -751,11 +751,19 @@ class SettlementCorrection(MakerCheckerChange):
         return {int(box): Decimal(amount) for box, amount in self.amounts.items()}
 
 
+class AlertKind(models.TextChoices):
+    # The collusion signals of the pair's play together (games.peer.collusion).
+    SIGNALS = "signals", _("collusion signals")
+    # Two seated players on one address, the one who came last sat out (games.peer.fair_play).
+    SHARED_ADDRESS = "shared_address", _("one address at one table")
+
+
 # The reviewed part of an alert is written once; what was raised is never changed.
 REVIEWED_ALERTS_ARE_FROZEN = "reviewed_collusion_alerts_are_frozen"
 ALERT_AS_RAISED = (
-    "raised_at", "period_start", "period_end", "currency", "first_player", "second_player",
-    "hands", "chip_flow_score", "soft_play_score", "strong_folds_score", "net_chips",
+    "raised_at", "kind", "table", "period_start", "period_end", "currency", "first_player",
+    "second_player", "hands", "chip_flow_score", "soft_play_score", "strong_folds_score",
+    "net_chips",
 )  # fmt: skip
 
 
@@ -775,9 +783,23 @@ ALERT_AS_RAISED = (
 class CollusionAlert(models.Model):
     """A pair of players whose play together at the peer tables over a period scored at or
     above ``COLLUSION_ALERT_SCORE`` on a collusion signal (games.peer.collusion): raised by the
-    nightly check or an auditor's "Run now", and marked reviewed, once, with a note."""
+    nightly check or an auditor's "Run now"; or two players seated at one table on one address
+    (games.peer.fair_play), raised when the one who came last is sat out. Marked reviewed,
+    once, with a note."""
 
     raised_at = models.DateTimeField(_("raised at"), auto_now_add=True, db_index=True)
+    kind = models.CharField(
+        _("why"), max_length=20, choices=AlertKind.choices, default=AlertKind.SIGNALS
+    )
+    # The table two players shared an address at (a shared address's alert only).
+    table = models.ForeignKey(
+        Table,
+        verbose_name=_("table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
     period_start = models.DateTimeField(_("from"))
     period_end = models.DateTimeField(_("to"))
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)

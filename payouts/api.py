@@ -6,11 +6,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.pagination import NewestFirst
 from casino.http.permissions import HasModelPermission, acting_user
 from payouts import selectors, services
 from payouts.idempotency import HEADER, idempotent
@@ -31,11 +31,6 @@ class WalletList(generics.ListAPIView):
 
     def get_queryset(self):
         return selectors.wallets_of(acting_user(self.request))
-
-
-class NewestFirst(CursorPagination):
-    ordering = "-id"
-    page_size = 50
 
 
 class WalletTransactionList(generics.ListAPIView):

@@ -424,18 +424,23 @@ class PaytableVersion(MakerCheckerChange):
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
 @pgtrigger.register(
-    # Rounds were settled by the lines of an approved version: they never change.
+    # Rounds were settled by the lines of an approved version: they never change. Lock order:
+    # the version row, then its lines. A line's write first takes its version's row FOR SHARE
+    # until its transaction ends, and the approval takes it FOR UPDATE before it prices the
+    # lines (games.joker_draw.paytables), so the two never overlap: an edit waits for the
+    # approval and then reads the status it committed; an approval waits for the edit and
+    # prices the lines it committed.
     pgtrigger.Trigger(
         name="approved_paytable_lines_are_frozen",
         when=pgtrigger.Before,
         operation=pgtrigger.Insert | pgtrigger.Update | pgtrigger.Delete,
         func="""
-            IF EXISTS (
-                SELECT 1 FROM payouts_paytableversion
-                WHERE status = 'approved'
-                  AND id IN (
+            IF 'approved' IN (
+                SELECT status FROM payouts_paytableversion
+                WHERE id IN (
                       COALESCE(CASE WHEN TG_OP <> 'DELETE' THEN NEW.version_id END, -1),
                       COALESCE(CASE WHEN TG_OP <> 'INSERT' THEN OLD.version_id END, -1))
+                FOR SHARE
             ) THEN
                 RAISE EXCEPTION 'paytable lines of an approved version cannot change (JD-14)'
                     USING ERRCODE = 'integrity_constraint_violation';

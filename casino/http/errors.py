@@ -32,6 +32,19 @@ class Refused(Exception):
         return {}
 
 
+class InputRefused(Refused):
+    """Input refused where it is read, before any rule of a game or the ledger sees it: a day
+    outside the calendar, a cursor that is not ours, a character no text may hold. Names the
+    field and the stable ``code``."""
+
+    def __init__(self, field: str, code: str, message: str, *, status: int = 400) -> None:
+        super().__init__(message)
+        self.field, self.code, self.message, self.status = field, code, message, status
+
+    def messages(self) -> dict[str, list[str]]:
+        return {self.field: [self.message]}
+
+
 def _first_message(errors: Any) -> str:
     if isinstance(errors, dict):
         for value in errors.values():

@@ -126,10 +126,12 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
         action: str,
         amount: Decimal | None = None,
         cards: Sequence[str] = (),
+        client_address: str = "",
     ) -> Round:
         """The player's decision in the running hand: a bet, the draw's exchange of ``cards``
-        (DM-5) or the twist's take or reject (DM-6). Overdue decisions are not taken here: the
-        request takes them first, committed on their own (``overdue_first``)."""
+        (DM-5) or the twist's take or reject (DM-6), from ``client_address`` (the request's),
+        which no other player dealt into it may share (``fair_play``). Overdue decisions are not
+        taken here: the request takes them first, committed on their own (``overdue_first``)."""
         if action not in ACTIONS:
             raise RoundRefused(
                 _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
@@ -143,7 +145,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
                 rule="DM-5",
             )
         with transaction.atomic():
-            round_, hand, seat = peer_services.hand_to_act(self, player, table)
+            round_, hand, seat = peer_services.hand_to_act(self, player, table, client_address)
             decision: Action | DrawAction
             if action in DRAW_CHOICES:
                 if amount is not None:

@@ -122,6 +122,9 @@ def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableV
     """Approve a draft paytable version: by a second staff member, and only if every table
     that uses the paytable would still pay every legal stake in whole cents (JD-2, JD-14)."""
     with pghistory.context(user=by.pk, reason=f"approve {version}"), transaction.atomic():
+        # Lock order: the paytable and the version, then the lines. Every write of a line takes
+        # its version's row FOR SHARE first (the trigger ``approved_paytable_lines_are_frozen``),
+        # so no line changes between this lock and the commit: what is priced is approved.
         version = (
             PaytableVersion.objects.select_for_update()
             .select_related("paytable")

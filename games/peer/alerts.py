@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import CollusionAlert
+from games.models import AlertKind, CollusionAlert
 from games.peer.collusion import PairSignals, pairs_for
 from games.tables.rounds import RoundRefused
 
@@ -30,7 +30,7 @@ def raise_alerts(*, start: datetime, end: datetime) -> list[CollusionAlert]:
     with transaction.atomic():
         alerted = {
             (alert.currency, alert.first_player_id, alert.second_player_id)
-            for alert in CollusionAlert.objects.filter(raised_at__gte=start)
+            for alert in CollusionAlert.objects.filter(raised_at__gte=start, kind=AlertKind.SIGNALS)
         }
         return [
             _alert(pair, start, end)

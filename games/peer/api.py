@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.pagination import NewestRoundsFirst
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.http.throttling import client_address
 from casino.whole_numbers import whole_number
@@ -31,7 +32,7 @@ from games.models import Round, RoundStatus, Table
 from games.peer.selectors import PeerTable, peer_table
 from games.peer.services import PeerGame
 from games.tables import selectors
-from games.tables.api import IDEMPOTENCY, NewestRoundsFirst
+from games.tables.api import IDEMPOTENCY
 from payouts.idempotency import idempotent
 
 if TYPE_CHECKING:
@@ -136,7 +137,12 @@ class ActionsView(PeerView):
         incoming = self.api.action_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         table = self.table(request, pk)
-        self.api.act(player=acting_user(request), table=table, **incoming.validated_data)
+        self.api.act(
+            player=acting_user(request),
+            table=table,
+            client_address=client_address(request) or "",
+            **incoming.validated_data,
+        )
         return Response(self.table_json(request, table))
 
 

@@ -395,6 +395,16 @@ def count_timeout(round_: Round, hand: PeerHand[PeerState], seat: int) -> list[E
     return sat_out
 
 
+def sit_out_sharing(table: Table, seating: Seat) -> None:
+    """Sit out a seat that came to share an address with another at the table (``fair_play``):
+    dealt no cards, and cashed out after the time sat out unless the player comes back ("I'm
+    back"), which the next deal checks again."""
+    seating.sat_out_at = timezone.now()
+    seating.cash_out_at = seating.sat_out_at + sitting_out(table)[1]
+    seating.save(update_fields=["sat_out_at", "cash_out_at"])
+    live.table_changed(table.pk)
+
+
 def ready_seats(table: Table) -> list[Seat]:
     """Those a hand is dealt to (`_dealt_in`), in seat order."""
     return list(_dealt_in(table.pk).select_related("player").order_by("number"))
@@ -547,11 +557,12 @@ def seat_in_hand(hand: PeerHand[PeerState], seating: Seat) -> bool:
 
 
 def hand_to_act(
-    peer: PeerGame[State, Any], player: User, table: Table
+    peer: PeerGame[State, Any], player: User, table: Table, client_address: str = ""
 ) -> tuple[Round, PeerHand[State], int]:
     """The running hand, under the table lock, and the engine seat of ``player`` in it: only a
     seated player dealt into the hand acts in it (a player who left it and sat down again is
-    not: theirs is a new sitting)."""
+    not: theirs is a new sitting), and only from an address no other player dealt into it
+    shares (``fair_play``: the request's ``client_address`` or the player's last sign-in)."""
     locked_table(table.pk, rule=peer.rule)
     seating = own_seat(player, table, rule=peer.rule)
     round_ = running_hand(table)
@@ -562,6 +573,13 @@ def hand_to_act(
     hand = peer.load_hand(round_.engine_state)
     if seating.pk not in hand.seat_ids:
         raise RoundRefused(_("You are not in this hand."), field="action", rule=peer.deal_rule)
+    fair_play.check_address(
+        player=player,
+        table=table,
+        client_address=client_address,
+        rule=peer.rule,
+        among=hand.seat_ids,
+    )
     if seating.timeouts_in_a_row:  # acting in time starts the count again (a refusal undoes it)
         seating.timeouts_in_a_row = 0
         seating.save(update_fields=["timeouts_in_a_row"])
@@ -574,6 +592,10 @@ def start_or_schedule(peer: PeerGame[Any, Any], table: Table) -> None:
     if table.status != TableStatus.OPEN or running_hand(table) is not None:
         return
     ready = ready_seats(table)
+    for newcomer, partner in fair_play.newcomers(ready):
+        sit_out_sharing(table, newcomer)
+        fair_play.raise_alert(table, newcomer, partner)
+        ready.remove(newcomer)
     if len(ready) < peer.min_players:
         return
     due = next_hand_at(table, ready, peer.pause_seconds())

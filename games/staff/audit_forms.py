@@ -9,28 +9,15 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.core.validators import MaxValueValidator, MinValueValidator
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.gaming_day import (
-    FIRST_GAMING_DAY,
-    LAST_GAMING_DAY,
-    gaming_day_bounds,
-    gaming_day_of,
-)
+from casino.day_range import DATE_INPUT, GamingDayField, GamingDayRangeForm, current_gaming_day
+from casino.gaming_day import gaming_day_bounds
 from games.models import Game, RoundStatus, Table
 from payouts.models import AccountKind, Currency
 
-DATE_INPUT = forms.DateInput(attrs={"type": "date"})
 # Longer ranges are read year by year: a report of one request stays a few years' rows.
 LONGEST_REPORT_DAYS = 366
-
-
-class GamingDayField(forms.DateField):
-    """A gaming day the calendar holds from its start to its end (9999-12-31 has no end)."""
-
-    default_validators = [MinValueValidator(FIRST_GAMING_DAY), MaxValueValidator(LAST_GAMING_DAY)]
 
 
 class RoundReviewForm(forms.Form):
@@ -94,36 +81,15 @@ class RoundReviewForm(forms.Form):
         return words
 
 
-def current_gaming_day() -> date:
-    return gaming_day_of(timezone.now())
+class GamingDayForm(GamingDayRangeForm):
+    """The report's gaming day ``date`` (the current one by default) and, for a range, ``to``."""
 
+    first_name, first_label = "date", _("Gaming day")
+    longest_days = LONGEST_REPORT_DAYS
 
-class GamingDayForm(forms.Form):
-    date = GamingDayField(label=_("Gaming day"), required=False, widget=DATE_INPUT)
-    to = GamingDayField(label=_("To gaming day"), required=False, widget=DATE_INPUT)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        first = data.get("date") or current_gaming_day()
-        last = data.get("to") or first
-        if last < first:
-            self.add_error(
-                "to",
-                forms.ValidationError(
-                    _("The last gaming day is before the first."), code="date_order"
-                ),
-            )
-        elif (last - first).days >= LONGEST_REPORT_DAYS:
-            self.add_error(
-                "to",
-                forms.ValidationError(
-                    _("Ask for at most %(days)s gaming days at once."),
-                    code="max_range",
-                    params={"days": LONGEST_REPORT_DAYS},
-                ),
-            )
-        data["date"], data["to"] = first, last
-        return data
+    def default_range(self, first: date | None, last: date | None) -> tuple[date, date]:
+        first = first or current_gaming_day()
+        return first, last or first
 
 
 class LedgerAsOfForm(forms.Form):

@@ -6,61 +6,30 @@ their replay and PHH file, and the alerts raised."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
+from casino.day_range import GamingDayRangeForm
 from casino.gaming_day import gaming_day_bounds
 from games.models import CollusionAlert
 from games.peer.collusion import HandRef, PairSignals, Signal, pairs_for
-from games.staff.audit_forms import DATE_INPUT, LONGEST_REPORT_DAYS, current_gaming_day
+from games.staff.audit_forms import LONGEST_REPORT_DAYS
 from games.tables.table_game import game_of
 
 SIGNALS = ("chip_flow", "soft_play", "strong_folds")
 
 
-class FairPlayForm(forms.Form):
-    """``from`` and ``to`` gaming days (``from`` is a Python word: the field is added by name);
-    by default the last ``COLLUSION_PERIOD_DAYS`` gaming days up to the current one."""
+class FairPlayForm(GamingDayRangeForm):
+    """``from`` and ``to`` gaming days; by default the last ``COLLUSION_PERIOD_DAYS`` gaming days
+    up to the current one."""
 
-    to = forms.DateField(label=_("To gaming day"), required=False, widget=DATE_INPUT)
+    longest_days = LONGEST_REPORT_DAYS
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields = {
-            "from": forms.DateField(label=_("From gaming day"), required=False, widget=DATE_INPUT),
-            **self.fields,
-        }
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        last = data.get("to") or current_gaming_day()
-        first = data.get("from") or last - timedelta(days=settings.COLLUSION_PERIOD_DAYS - 1)
-        if last < first:
-            self.add_error(
-                "to",
-                forms.ValidationError(
-                    _("The last gaming day is before the first."), code="date_order"
-                ),
-            )
-        elif (last - first).days >= LONGEST_REPORT_DAYS:
-            self.add_error(
-                "to",
-                forms.ValidationError(
-                    _("Ask for at most %(days)s gaming days at once."),
-                    code="max_range",
-                    params={"days": LONGEST_REPORT_DAYS},
-                ),
-            )
-        data["from"], data["to"] = first, last
-        return data
-
-    def days(self) -> tuple[date, date]:
-        return self.cleaned_data["from"], self.cleaned_data["to"]
+    def default_days(self) -> int:
+        return settings.COLLUSION_PERIOD_DAYS
 
     def bounds(self) -> tuple[datetime, datetime]:
         return gaming_day_bounds(*self.days())
@@ -96,7 +65,7 @@ def report(form: FairPlayForm) -> list[PairSignals]:
 
 def open_alerts() -> Any:
     return CollusionAlert.objects.filter(reviewed_at__isnull=True).select_related(
-        "first_player", "second_player"
+        "first_player", "second_player", "table"
     )
 
 

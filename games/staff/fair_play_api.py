@@ -54,6 +54,8 @@ class FairPlayReport(APIView):
                     {
                         "id": alert.pk,
                         "raised_at": alert.raised_at,
+                        "kind": alert.kind,
+                        "table": alert.table_id,
                         "from": alert.period_start,
                         "to": alert.period_end,
                         "currency": alert.currency,

@@ -126,10 +126,17 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
         peer_services.play(self, round_, hand, decision, actor=actor)
 
     def act(
-        self, *, player: User, table: Table, action: str, amount: Decimal | None = None
+        self,
+        *,
+        player: User,
+        table: Table,
+        action: str,
+        amount: Decimal | None = None,
+        client_address: str = "",
     ) -> Round:
-        """The player's decision in the running hand. Overdue decisions are not taken here:
-        the request takes them first, committed on their own (``overdue_first``)."""
+        """The player's decision in the running hand, from ``client_address`` (the request's),
+        which no other player dealt into it may share (``fair_play``). Overdue decisions are not
+        taken here: the request takes them first, committed on their own (``overdue_first``)."""
         if action not in ACTIONS:
             raise RoundRefused(
                 _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
@@ -137,7 +144,7 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
                 rule="ST-1",
             )
         with transaction.atomic():
-            round_, hand, seat = peer_services.hand_to_act(self, player, table)
+            round_, hand, seat = peer_services.hand_to_act(self, player, table, client_address)
             kind = ActionKind(action)
             chips = None
             if amount is not None:

@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import CursorPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
@@ -28,11 +27,6 @@ IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=Tr
 
 # The game API speaks JSON only: no content negotiation on every round's requests.
 JSON_ONLY = (JSONRenderer,)
-
-
-class NewestRoundsFirst(CursorPagination):
-    ordering = "-id"
-    page_size = 20
 
 
 def overdue_first(catch_up: Callable[[int, User], object]) -> Callable[[Any], Any]:

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.gaming_day import FIRST_GAMING_DAY, LAST_GAMING_DAY
 from casino.http.permissions import PLAYERS_ONLY, acting_user
 from payouts.protection import conduct, selectors
 from payouts.protection.models import REALITY_CHECK_CHOICES, Exclusion, ExclusionKind
@@ -36,6 +37,13 @@ def parse_until(value: str) -> datetime:
         raise serializers.ValidationError(
             _("Give an ISO 8601 date-time or date, e.g. 2027-06-01T18:00:00Z or 2027-06-01."),
             code="invalid",
+        )
+    # The calendar's own ends have no whole day in every time zone.
+    if not FIRST_GAMING_DAY <= (day or cast(datetime, moment).date()) <= LAST_GAMING_DAY:
+        raise serializers.ValidationError(
+            _("Give a day from %(first)s to %(last)s.")
+            % {"first": FIRST_GAMING_DAY.isoformat(), "last": LAST_GAMING_DAY.isoformat()},
+            code="date_out_of_range",
         )
     if moment is None:
         moment = datetime.combine(cast(date, day) + timedelta(days=1), time(), tzinfo=zone)

@@ -9,14 +9,14 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.csv_export import csv_response
-from casino.http.errors import Refused
+from casino.http.errors import InputRefused
 from casino.http.permissions import OWN_STATEMENT, acting_user
 from payouts.protection.statement import (
     AMOUNTS,
@@ -33,25 +33,11 @@ from payouts.protection.statement_forms import StatementPeriodForm
 CSV_TYPE = "text/csv"
 
 
-class StatementRefused(Refused):
-    """A period the statement cannot give: a bad date, ``to`` before ``from``, the future, or
-    further back than the statement reaches."""
-
-    status = status.HTTP_400_BAD_REQUEST
-
-    def __init__(self, field: str, code: str, message: str) -> None:
-        super().__init__(message)
-        self.field, self.code, self.message = field, code, message
-
-    def messages(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
-
-
 def statement_period(query: Any) -> StatementPeriodForm:
     """The period asked for, or the refusal naming the field and its stable code."""
     form = StatementPeriodForm(query)
     if not form.is_valid():
-        raise StatementRefused(*form.refusal())
+        raise InputRefused(*form.refusal())
     return form
 
 

@@ -3,20 +3,20 @@ gaming days ``from`` to ``to``, both included; the last 30 days when none is giv
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino.day_range import DATE_INPUT, GamingDayField, GamingDayRangeForm
 from casino.gaming_day import gaming_day_of
 
 DEFAULT_DAYS = 30
 # How far back a statement reaches: five years of gaming days (at least twelve months must be).
 YEARS_KEPT = 5
 ISO_DATE = ["%Y-%m-%d"]
-DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 def years_before(day: date, years: int) -> date:
@@ -26,36 +26,25 @@ def years_before(day: date, years: int) -> date:
         return day.replace(year=day.year - years, day=28)
 
 
-class StatementPeriodForm(forms.Form):
-    first = forms.DateField(
-        label=_("From gaming day"),
-        required=False,
-        widget=DATE_INPUT,
-        input_formats=ISO_DATE,
-        error_messages={"invalid": _("Give a date as YYYY-MM-DD.")},
-    )
-    last = forms.DateField(
-        label=_("To gaming day"),
-        required=False,
-        widget=DATE_INPUT,
-        input_formats=ISO_DATE,
-        error_messages={"invalid": _("Give a date as YYYY-MM-DD.")},
-    )
+class StatementPeriodForm(GamingDayRangeForm):
+    def day_field(self, label: Any) -> forms.DateField:
+        return GamingDayField(
+            label=label,
+            required=False,
+            widget=DATE_INPUT,
+            input_formats=ISO_DATE,
+            error_messages={"invalid": _("Give a date as YYYY-MM-DD.")},
+        )
 
-    def __init__(self, data: Any = None, **kwargs: Any) -> None:
-        # "from" is a Python keyword: the fields are declared as first and last and read the
-        # query string's from and to.
-        super().__init__(data, **kwargs)
-        self.fields["from"] = self.fields.pop("first")
-        self.fields["to"] = self.fields.pop("last")
+    def default_days(self) -> int:
+        return DEFAULT_DAYS
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
+        data = super().clean()
         if self.errors:
             return data
+        first, last = self.days()
         today = gaming_day_of(timezone.now())
-        last = data.get("to") or today
-        first = data.get("from") or last - timedelta(days=DEFAULT_DAYS - 1)
         earliest = years_before(today, YEARS_KEPT)
         if last > today:
             self.add_error(
@@ -64,13 +53,6 @@ class StatementPeriodForm(forms.Form):
                     _("The statement ends at the latest today, gaming day %(today)s."),
                     code="statement_in_future",
                     params={"today": today.isoformat()},
-                ),
-            )
-        elif last < first:
-            self.add_error(
-                "to",
-                forms.ValidationError(
-                    _("The last gaming day is before the first."), code="date_order"
                 ),
             )
         elif first < earliest:
@@ -85,11 +67,10 @@ class StatementPeriodForm(forms.Form):
                     params={"years": YEARS_KEPT, "earliest": earliest.isoformat()},
                 ),
             )
-        data["from"], data["to"] = first, last
         return data
 
     def period(self) -> tuple[date, date]:
-        return self.cleaned_data["from"], self.cleaned_data["to"]
+        return self.days()
 
     def refusal(self) -> tuple[str, str, str]:
         """The first refusal as the API words it: the field, its stable code, the message."""

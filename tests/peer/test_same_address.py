@@ -1,8 +1,10 @@
 """One address, one seat at a peer table (house rule of fair play, code ``same_address``): two
 accounts signed in from one address, or sitting down from it, may not sit at the same stud or
-Drawmaha table, nor add chips there. The address is the throttles' (``NUM_PROXIES``): a header
-the client writes itself changes nothing, and players behind the casino's own proxy are told
-apart by the address the proxy forwards. The refusal never names the other player."""
+Drawmaha table, nor add chips there, nor decide in a hand both were dealt; one who signs in from
+a seated partner's address while seated is sat out before the next deal, with an alert. The
+address is the throttles' (``NUM_PROXIES``): a header the client writes itself changes
+nothing, and players behind the casino's own proxy are told apart by the address the proxy
+forwards. The refusal never names the other player."""
 
 from __future__ import annotations
 
@@ -14,11 +16,14 @@ from rest_framework.test import APIClient
 
 from casino.models import SignInAddress
 from games.drawmaha.tasks import DRAWMAHA
-from games.models import Seat, SeatStatus
+from games.models import AlertKind, CollusionAlert, Seat, SeatStatus
 from games.peer.fair_play import SameAddress
 from games.stud.tasks import STUD
 from payouts.models import LedgerTransaction
-from tests.fixtures.peer import balance
+from tests.fixtures.drawmaha import to_act as drawmaha_to_act
+from tests.fixtures.peer import balance, running
+from tests.fixtures.stud import to_act as stud_to_act
+from tests.fixtures.users import api_client
 
 TOKEN = "/api/v1/auth/token/"
 HOME, CAFE, PROXY = "203.0.113.7", "198.51.100.20", "192.0.2.1"
@@ -202,3 +207,93 @@ def test_signing_in_at_the_site_records_the_address(player, client):
         REMOTE_ADDR=CAFE,
     )
     assert SignInAddress.objects.get(user=player).address == CAFE
+
+
+# Two seated players who come to share an address -------------------------------------------------
+
+
+def act(client: APIClient, game: str, table, key: str):
+    """The passive decision of the player to act (bring in, check, call or show; fold when
+    there is none), as the table's legal actions offer it."""
+    legal = client.get(f"/api/v1/{game}/tables/{table.pk}/").json()["hand"]["legal_actions"]
+    kinds = [option["action"] for option in legal]
+    action = next((k for k in ("bring_in", "check", "call", "show") if k in kinds), "fold")
+    return client.post(
+        f"/api/v1/{game}/tables/{table.pk}/actions/",
+        {"action": action},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )
+
+
+@pytest.mark.parametrize("game", ["stud", "drawmaha"])
+def test_a_decision_from_the_address_of_another_player_in_the_hand_is_refused(
+    game, players, stud_table, drawmaha_table, settings
+):
+    """Ann at home and Ben at the café are dealt a hand; Ben then signs in from Ann's home. From
+    then on neither decides from there while both are in the hand: the decision is refused and
+    the hand is as it was. Before, the same decision went through."""
+    settings.STUD_HAND_PAUSE_SECONDS = settings.DRAWMAHA_HAND_PAUSE_SECONDS = 0
+    table = stud_table if game == "stud" else drawmaha_table
+    ann, ben, _cal = players
+    clients = {"ann": signed_in(ann, HOME), "ben": signed_in(ben, CAFE)}
+    assert sit(clients["ann"], game, table, 1, "ann").status_code == 201
+    assert sit(clients["ben"], game, table, 2, "ben").status_code == 201
+    to_act = stud_to_act if game == "stud" else drawmaha_to_act
+    hand = running(table)
+    first = act(clients[to_act(table).player.username], game, table, "first")
+    assert first.status_code == 200, first.content
+
+    clients["ben"] = signed_in(ben, HOME)
+    turn = to_act(table).player.username
+    before = running(table).history_length
+    answer = act(clients[turn], game, table, "second")
+
+    assert answer.status_code == 409, answer.content
+    assert answer.json()["code"] == "same_address"
+    assert ({"ann", "ben"} - {turn}).pop() not in answer.content.decode()
+    assert running(table).pk == hand.pk
+    assert running(table).history_length == before
+
+
+def test_a_sign_in_from_a_seated_partners_address_sits_the_newcomer_out(
+    players, stud_table, auditor, settings
+):
+    """Ann sat down at home, Ben at the café; then Ben signs in from Ann's home. Before the next
+    deal Ben, who came last, is sat out: the hand is dealt to Ann and Cal only, and the auditors
+    get one alert naming the pair and the table."""
+    settings.STUD_HAND_PAUSE_SECONDS = 600
+    ann, ben, cal = players
+    assert sit(signed_in(ann, HOME), "stud", stud_table, 1, "ann").status_code == 201
+    assert sit(signed_in(ben, CAFE), "stud", stud_table, 2, "ben").status_code == 201
+    signed_in(ben, HOME)
+    settings.STUD_HAND_PAUSE_SECONDS = 0
+
+    STUD.catch_up(stud_table.pk)
+    assert sit(signed_in(cal, "2001:db8::5"), "stud", stud_table, 3, "cal").status_code == 201
+    STUD.catch_up(stud_table.pk)
+
+    assert Seat.objects.get(player=ben, status=SeatStatus.SEATED).sat_out_at is not None
+    assert sorted(running(stud_table).engine_state["players"]) == sorted([ann.pk, cal.pk])
+    (alert,) = CollusionAlert.objects.all()
+    assert (alert.kind, alert.table, {alert.first_player, alert.second_player}) == (
+        AlertKind.SHARED_ADDRESS,
+        stud_table,
+        {ann, ben},
+    )
+    report = api_client(auditor).get("/api/v1/staff/fair-play/").json()
+    assert [a["kind"] for a in report["open_alerts"]] == ["shared_address"]
+
+
+def test_the_casinos_terminals_share_an_address_while_seated(players, stud_table, settings):
+    """Addresses in FAIR_PLAY_SHARED_ADDRESSES are not compared before a deal either."""
+    settings.STUD_HAND_PAUSE_SECONDS = 600
+    settings.FAIR_PLAY_SHARED_ADDRESSES = [HOME]
+    ann, ben, _cal = players
+    assert sit(signed_in(ann, HOME), "stud", stud_table, 1, "ann").status_code == 201
+    assert sit(signed_in(ben, CAFE), "stud", stud_table, 2, "ben").status_code == 201
+    signed_in(ben, HOME)
+    settings.STUD_HAND_PAUSE_SECONDS = 0
+    STUD.catch_up(stud_table.pk)
+    assert sorted(running(stud_table).engine_state["players"]) == sorted([ann.pk, ben.pk])
+    assert not CollusionAlert.objects.exists()

@@ -3,13 +3,15 @@ change takes effect only when a second staff member approves it."""
 
 from __future__ import annotations
 
+import threading
+import time
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from django.db import IntegrityError, ProgrammingError, transaction
+from django.db import IntegrityError, ProgrammingError, connection, transaction
 
-from games.joker_draw import rtp_lab
+from games.joker_draw import paytables, rtp_lab
 from games.joker_draw.paytables import (
     NoGameUnpayable,
     approve_paytable_version,
@@ -358,3 +360,139 @@ def test_every_change_is_in_the_history_with_who_and_why(joker_table, pit):
     assert status_change.pgh_diff["status"] == ["closed", "open"]
     assert status_change.pgh_diff["status_reason"] == ["", "test"]  # shown to its players
     assert status_change.pgh_context["user"] is not None
+
+
+# An approval racing an edit of the draft's lines (JD-14) ------------------------------------------
+
+
+def blocked_or_done(pid: list[int], worker: threading.Thread) -> bool:
+    """Wait until ``worker`` (whose database backend is ``pid[0]``) waits on a lock or ends:
+    True when it waits."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and worker.is_alive():
+        if pid:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid[0]]
+                )
+                row = cursor.fetchone()
+            if row and row[0] == "Lock":
+                return True
+        worker.join(0.01)
+    return False
+
+
+def in_thread(work, pid: list[int], outcome: list[object]) -> threading.Thread:
+    """``work()`` on a connection of its own; its backend's pid into ``pid``, then what it
+    returned or raised into ``outcome``."""
+
+    def run() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                pid.append(cursor.fetchone()[0])
+            outcome.append(work())
+        except Exception as error:  # reported by the test
+            outcome.append(error)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    return worker
+
+
+@pytest.fixture
+def priced_draft(default_paytables, pit, settings):
+    """pit's draft of the bet paytable (the flush paying 5:1), its RTP computed."""
+    settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "200"), "bonus": ("0", "200")}
+    lines = default_paytables["bet"].active_version().odds()
+    lines["flush"] = Fraction(5)
+    draft = propose_paytable_version(
+        paytable=default_paytables["bet"], lines=lines, reason="promo", by=pit
+    )
+    rtp_lab.compute_now(draft, seed=1)
+    return draft
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_line_edited_while_the_approval_commits_waits_and_is_refused(
+    priced_draft, pit2, monkeypatch
+):
+    """The approval has priced the lines and not yet committed; an edit of a line then waits
+    for it and is refused: the approved version has exactly the lines that were priced."""
+    priced, go = threading.Event(), threading.Event()
+    real_mark_approved = paytables.mark_approved
+
+    def mark_approved_later(version, by):
+        priced.set()
+        go.wait(10)
+        real_mark_approved(version, by)
+
+    monkeypatch.setattr(paytables, "mark_approved", mark_approved_later)
+    approver_pid: list[int] = []
+    approval: list[object] = []
+    approver = in_thread(
+        lambda: approve_paytable_version(priced_draft, by=pit2), approver_pid, approval
+    )
+    editor_pid: list[int] = []
+    edit: list[object] = []
+    try:
+        assert priced.wait(10)
+        editor = in_thread(
+            lambda: PaytableLine.objects.filter(version=priced_draft, category="flush").update(
+                odds_numerator=50
+            ),
+            editor_pid,
+            edit,
+        )
+        waited = blocked_or_done(editor_pid, editor)
+    finally:
+        go.set()
+        approver.join()
+    editor.join()
+    assert waited
+    assert not isinstance(approval[0], Exception)
+    assert isinstance(edit[0], IntegrityError)
+    assert "approved version cannot change" in str(edit[0])
+    priced_draft.refresh_from_db()
+    assert priced_draft.status == ChangeStatus.APPROVED
+    assert priced_draft.odds()["flush"] == Fraction(5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_approval_waits_for_an_edit_in_progress_and_prices_its_lines(priced_draft, pit2):
+    """A line edit not yet committed holds the approval back; the approval then reads the edited
+    lines, which no RTP run has priced, and refuses: no approved version with unpriced lines."""
+    edited, release = threading.Event(), threading.Event()
+
+    def edit_slowly() -> int:
+        with transaction.atomic():
+            changed = PaytableLine.objects.filter(version=priced_draft, category="flush").update(
+                odds_numerator=50
+            )
+            edited.set()
+            release.wait(10)
+        return changed
+
+    editor_pid: list[int] = []
+    edit: list[object] = []
+    editor = in_thread(edit_slowly, editor_pid, edit)
+    approver_pid: list[int] = []
+    approval: list[object] = []
+    try:
+        assert edited.wait(10)
+        approver = in_thread(
+            lambda: approve_paytable_version(priced_draft, by=pit2), approver_pid, approval
+        )
+        waited = blocked_or_done(approver_pid, approver)
+    finally:
+        release.set()
+        editor.join()
+    approver.join()
+    assert waited
+    assert edit == [1]
+    assert isinstance(approval[0], ChangeRefused)
+    assert "rtp" in approval[0].errors
+    priced_draft.refresh_from_db()
+    assert priced_draft.status == ChangeStatus.DRAFT

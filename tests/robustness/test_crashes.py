@@ -32,9 +32,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db.models import Sum
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from casino.celery import app as celery_app
+from casino.http.tokens import issue_token
 from casino.roles import PLAYER
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
@@ -277,7 +277,7 @@ def test_rounds_survive_the_server_killed_anywhere(three_box_table, pit, marks, 
     server.start()
     faults = [*SERVER_POINTS, *SERVER_POINTS, OUTSIDE, OUTSIDE, OUTSIDE]
     rng.shuffle(faults)
-    player = Player(server, Token.objects.create(user=user).key, marks, rng)
+    player = Player(server, issue_token(user, "tests")[0], marks, rng)
     try:
         round_ids = [play_round(player, three_box_table, rng, faults) for _ in range(ROUNDS)]
     finally:

@@ -83,7 +83,7 @@ def odd_unit_split(round_) -> bool:
 
 
 def test_exported_hands_replay_here_and_in_pokerkit_to_the_same_stacks(
-    seated, pit, pit2, tmp_path, capsys
+    seated, pit, pit2, auditor, tmp_path, capsys
 ):
     """Rake-free table, three players (no ST-9), small bets only: the rules both share."""
     table = make_stud_table(pit, pit2, name="Stud PHH", rake_percent=D("0"), rake_cap=None)
@@ -91,7 +91,7 @@ def test_exported_hands_replay_here_and_in_pokerkit_to_the_same_stacks(
     play_randomly(table, seated, 12, random.Random(43))
     compared = 0
     for round_ in Round.objects.filter(table=table, status="settled"):
-        text = download(pit, round_)
+        text = download(auditor, round_)  # the seed goes to auditors at once (FS-7b)
         ours = Hand.from_json(round_.engine_state).state.finishing_stacks
         hand = stud_phh.loads(text)
         assert hand.finishing_stacks == ours

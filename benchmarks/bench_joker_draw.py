@@ -86,8 +86,8 @@ def prepare_database(players: int) -> list[str]:
     returned (made here: the sign-in endpoint is throttled per address)."""
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
 
+    from casino.http.tokens import issue_token
     from casino.roles import PIT_STAFF, PLAYER
     from games.joker_draw import rtp_lab
     from games.joker_draw.paytables import approve_paytable_version
@@ -125,7 +125,7 @@ def prepare_database(players: int) -> list[str]:
         money.deposit(
             player=player, currency="USD", amount=Decimal("100000.00"), reason="bench", by=maker
         )
-        tokens.append(Token.objects.create(user=player).key)
+        tokens.append(issue_token(player, "benchmark")[0])
     os.environ["BENCH_TABLES"] = ",".join(map(str, opened))
     return tokens
 

@@ -45,6 +45,7 @@ PLAYER_MENU = (
     ("play:recall", _("Game recall")),
     ("play:limits", _("My limits")),
     ("play:breaks", _("Breaks")),
+    ("play:devices", _("My devices")),
 )
 
 

@@ -1,4 +1,7 @@
-"""What the frame keeps per user: the language the pages and the API answer in."""
+"""What the frame keeps per user: the language the pages and the API answer in, where the user
+last signed in from, and the API tokens issued to the user's devices."""
+
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -25,6 +28,9 @@ class LanguagePreference(models.Model):
         return f"{self.user}: {self.language}"
 
 
+# What a login may call its device (its `device` field, else the User-Agent), cut to this.
+DEVICE_LENGTH = 120
+
 # An IPv6 address written out in full is 39 characters; a forwarded one may carry a zone.
 ADDRESS_LENGTH = 64
 
@@ -48,3 +54,34 @@ class SignInAddress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.address}"
+
+
+def token_expires(issued: datetime) -> datetime:
+    return issued + timedelta(seconds=settings.API_TOKEN_TTL)
+
+
+class ApiToken(models.Model):
+    """An API token a login issued to one of the user's devices. Only the SHA-256 of the token
+    is kept: whoever reads this table (a backup, a replica) cannot sign in with what is here.
+    The token is 160 random bits, so a plain hash is as hard to reverse as a slow one."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    digest = models.CharField(_("digest"), max_length=64, unique=True)
+    device = models.CharField(_("device"), max_length=DEVICE_LENGTH, blank=True)
+    created = models.DateTimeField(_("issued at"))
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.device}"
+
+    @property
+    def expires(self) -> datetime:
+        return token_expires(self.created)

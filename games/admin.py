@@ -32,6 +32,7 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
+from games.peer.selectors import shown_server_seed
 from games.tables import services
 from games.tables.history import table_history
 from games.tables.limits import all_limit_fields, validate_limits
@@ -262,13 +263,20 @@ class RoundAdmin(ReadOnlyAdmin):
     def get_fields(self, request: HttpRequest, obj: Round | None = None) -> tuple[str, ...]:
         public = ("table", "nonce", "player", "status", "commitment", "client_seed", "created_at")
         if obj is not None and obj.status != RoundStatus.DECIDING:
-            return (*public, "revealed_seed", "settled_at", "void_reason")
+            # A peer hand's seed goes to the admin's auditors only (FS-7b).
+            hidden = obj.player_id is None and not shown_server_seed(obj, request.user)
+            seed = "seed_for_auditors" if hidden else "revealed_seed"
+            return (*public, seed, "settled_at", "void_reason")
         return public
 
     @admin.display(description=_("server seed"))
     def revealed_seed(self, obj: Round) -> str:
         # A banked round's seed is its player's seed pair's: secret until the pair is rotated.
         return obj.revealed_server_seed() or str(_("secret until the seed pair is rotated (FS-7)"))
+
+    @admin.display(description=_("server seed"))
+    def seed_for_auditors(self, obj: Round) -> str:
+        return str(_("shown to auditors only (FS-7b)"))
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: Round | None = None

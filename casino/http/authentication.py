@@ -1,9 +1,12 @@
 """Token sign-in for the API that also reads whether the user is a player, and refuses a token
-``API_TOKEN_TTL`` seconds after it was issued (login and logout: ``casino.http.tokens``)."""
+``API_TOKEN_TTL`` seconds after it was issued (login and logout: ``casino.http.tokens``). The
+database holds only each token's SHA-256 (``casino.models.ApiToken``); the token a client sends
+is hashed and looked up by its digest."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import hashlib
+import secrets
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -11,9 +14,9 @@ from django.db import connection
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
-from rest_framework.authtoken.models import Token
 
 from casino.db import prepared_cursor
+from casino.models import ApiToken, token_expires
 from casino.roles import PLAYER
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
@@ -27,14 +30,20 @@ SELECT {", ".join(f"u.{name}" for name in _USER_FIELDS)},
        EXISTS (SELECT 1 FROM auth_user_groups m JOIN auth_group g ON g.id = m.group_id
                WHERE m.user_id = u.id AND g.name = %s),
        (SELECT p.language FROM casino_languagepreference p WHERE p.user_id = u.id),
-       t.created
-FROM authtoken_token t JOIN auth_user u ON u.id = t.user_id
-WHERE t.key = %s
+       t.id, t.created
+FROM casino_apitoken t JOIN auth_user u ON u.id = t.user_id
+WHERE t.digest = %s
 """  # noqa: S608 - the column names are the model's own
 
 
-def token_expires(issued: datetime) -> datetime:
-    return issued + timedelta(seconds=settings.API_TOKEN_TTL)
+def new_token() -> str:
+    """160 random bits in hex, as DRF's tokens were."""
+    return secrets.token_hex(20)
+
+
+def token_digest(key: str) -> str:
+    """What the database keeps of a token: its SHA-256 in lowercase hex."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -43,15 +52,15 @@ class TokenAuthentication(authentication.TokenAuthentication):
     user, in the same statement, and rides on it as `plays_at_tables`. The user's chosen
     language, read with it, answers the request (over the Accept-Language header)."""
 
-    def authenticate_credentials(self, key: str) -> tuple[User, Token]:
+    def authenticate_credentials(self, key: str) -> tuple[User, ApiToken]:
         with prepared_cursor() as cursor:
-            cursor.execute(_SIGN_IN, [PLAYER, key])
+            cursor.execute(_SIGN_IN, [PLAYER, token_digest(key)])
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        *user_row, plays_at_tables, language, issued = row
+        *user_row, plays_at_tables, language, token_id, issued = row
         if token_expires(issued) <= timezone.now():
-            Token.objects.filter(key=key).delete()
+            ApiToken.objects.filter(pk=token_id).delete()
             raise exceptions.AuthenticationFailed(_("Token expired: log in again."))
         user = User.from_db(connection.alias, _USER_FIELDS, user_row)
         if not user.is_active:
@@ -59,4 +68,4 @@ class TokenAuthentication(authentication.TokenAuthentication):
         user.plays_at_tables = plays_at_tables  # type: ignore[attr-defined]
         if language in LANGUAGE_CODES:
             translation.activate(language)
-        return user, Token(key=key, user=user, created=issued)
+        return user, ApiToken(pk=token_id, user=user, created=issued)

@@ -29,11 +29,11 @@ from payouts.idempotency import idempotent
 # Drawmaha shows every hand at its showdown (DM-11): a finished hand looks the same to each
 # of its players, so the viewer changes nothing.
 def _phh(hand: Round, viewer: Any) -> str:
-    return drawmaha_phh.dumps(hand_history(hand))
+    return drawmaha_phh.dumps(hand_history(hand, viewer))
 
 
 def _hand_json(hand: Round, viewer: Any) -> dict[str, Any]:
-    return hand_json(hand)
+    return hand_json(hand, viewer)
 
 
 DRAWMAHA_API = peer_api.PeerApi(

@@ -34,7 +34,7 @@ class DrawmahaTables(PeerTableGame):
     def recall(
         self, hand: Round, viewer: User | AnonymousUser
     ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]] | None]:
-        return hand_json(hand), None
+        return hand_json(hand, viewer), None
 
     def folded_cards(self, hand: PeerHand[PeerState], seat: int) -> tuple[Card, ...]:
         return cast(drawmaha.DrawmahaState, hand.state).hands[seat]

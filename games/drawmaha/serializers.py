@@ -73,11 +73,13 @@ def _option_json(option: LegalAction | DrawOption) -> dict[str, Any]:
     return {"action": option.kind.value, "card": str(option.card)}
 
 
-def hand_json(round_: Round) -> dict[str, Any]:
-    """A Drawmaha hand for recall (``peer_serializers.hand_json``), with its button and board."""
+def hand_json(round_: Round, viewer: Any) -> dict[str, Any]:
+    """A Drawmaha hand for recall (``peer_serializers.hand_json``) as ``viewer`` may have it,
+    with its button and board."""
     return peer_serializers.hand_json(
         round_,
         Hand.from_json,
+        viewer,
         lambda hand: {"button": hand.button, "board": cards_to_json(hand.state.board)},
     )
 
@@ -102,10 +104,11 @@ class DrawmahaActionSerializer(serializers.Serializer[None]):
     )
 
 
-def hand_history(round_: Round) -> drawmaha_phh.DrawmahaHandHistory:
-    """A finished hand in the PHH standard (variant PDM), with the shuffle's seeds, the rake and
-    the table as user-defined fields (PHH: names starting with an underscore)."""
+def hand_history(round_: Round, viewer: Any) -> drawmaha_phh.DrawmahaHandHistory:
+    """A finished hand in the PHH standard (variant PDM), with the shuffle's seeds (as far as
+    ``viewer`` may have them), the rake and the table as user-defined fields (PHH: names
+    starting with an underscore)."""
     hand = Hand.from_json(round_.engine_state)
     recorded = drawmaha_phh.record(hand.state, peer_serializers.engine_events(round_))
-    extra = peer_serializers.history_extra(round_, hand, dict(recorded.extra))
+    extra = peer_serializers.history_extra(round_, hand, dict(recorded.extra), viewer)
     return replace(recorded, extra=extra)

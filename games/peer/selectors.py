@@ -11,6 +11,7 @@ from typing import Any, cast
 from django.db.models import Sum
 from django.utils.translation import gettext
 
+from casino.roles import AUDITOR
 from games.engine.drawmaha import DrawmahaState
 from games.engine.hands import HandValue
 from games.engine.stud import StudState
@@ -50,6 +51,30 @@ def chips_at_tables(player_id: int) -> dict[str, Decimal]:
         .annotate(chips=Sum("chips"))
     )
     return {row["table__currency"]: row["chips"] for row in held}
+
+
+def shown_server_seed(round_: Round, viewer: Any) -> str | None:
+    """A hand's server seed as ``viewer`` may have it. A peer hand's seed recomputes the folded
+    hands that ST-10 keeps hidden (FS-7b): once the hand is over it goes at once to auditors,
+    and to a player dealt into it once that player has left the table (every hand played there
+    becomes verifiable then); to nobody else, pit staff included. A joker draw round's is its
+    player's seed pair's (FS-7)."""
+    seed = round_.revealed_server_seed()
+    if seed is None or round_.player_id is not None:
+        return seed
+    if not viewer.is_authenticated:
+        return None
+    if viewer.groups.filter(name=AUDITOR).exists():
+        return seed
+    if viewer.pk not in round_.engine_state.get("players", ()):
+        return None
+    left = Seat.objects.filter(
+        table_id=round_.table_id,
+        player=viewer,
+        status=SeatStatus.LEFT,
+        left_at__gte=round_.created_at,
+    )
+    return seed if left.exists() else None
 
 
 def own_sitting(table: Table, user: Any) -> Seat | None:

@@ -13,7 +13,7 @@ from games.engine.betting import LegalAction
 from games.engine.common import Event
 from games.models import Round, RoundStatus, Seat, Table
 from games.peer.hands import SERVICE_EVENTS, PeerHand, PeerState, from_cents
-from games.peer.selectors import PeerTable
+from games.peer.selectors import PeerTable, shown_server_seed
 from games.tables.serializers import TableSerializer
 
 Hand = TypeVar("Hand", bound=PeerHand[PeerState])
@@ -138,10 +138,12 @@ def betting_option_json(option: LegalAction) -> dict[str, Any]:
 def hand_json(
     round_: Round,
     load_hand: Callable[[dict[str, Any]], Hand],
+    viewer: Any,
     table_cards: Callable[[Hand], dict[str, Any]] = lambda hand: {},
 ) -> dict[str, Any]:
     """A hand for recall: while it is played, only what the commitment publishes; once it is
-    over, the seed and every event (FS-7), with the game's ``table_cards`` of the hand."""
+    over, every event, and the seed as far as ``viewer`` may have it (FS-7b), with the game's
+    ``table_cards`` of the hand."""
     data: dict[str, Any] = {
         "id": round_.pk,
         "table": round_.table_id,
@@ -155,7 +157,7 @@ def hand_json(
         return data
     hand = load_hand(round_.engine_state)
     data.update(
-        server_seed=round_.revealed_server_seed(),
+        server_seed=shown_server_seed(round_, viewer),
         settled_at=round_.settled_at.isoformat() if round_.settled_at else None,
         seats=list(hand.seats),
         **table_cards(hand),
@@ -180,17 +182,23 @@ def engine_events(round_: Round) -> list[Event]:
 
 
 def history_extra(
-    round_: Round, hand: PeerHand[PeerState], recorded: dict[str, Any], **rake_terms: Any
+    round_: Round,
+    hand: PeerHand[PeerState],
+    recorded: dict[str, Any],
+    viewer: Any,
+    **rake_terms: Any,
 ) -> dict[str, Any]:
-    """The PHH file's fields beyond the game's: the seats, the shuffle's seeds, the rake (with
-    the game's ``rake_terms``) and the table, user-defined (PHH: names starting with _)."""
+    """The PHH file's fields beyond the game's: the seats, the shuffle's seeds (the server seed
+    only as far as ``viewer`` may have it, FS-7b), the rake (with the game's ``rake_terms``)
+    and the table, user-defined (PHH: names starting with _)."""
     return {
         **recorded,
         "seats": list(hand.seats),
         "_table": round_.table.name,
         "_table_id": round_.table_id,
         "_hand": round_.nonce,
-        "_server_seed": round_.revealed_server_seed(),
+        # Left out until the viewer may have it (FS-7b): TOML has no null.
+        **({"_server_seed": seed} if (seed := shown_server_seed(round_, viewer)) else {}),
         "_client_seed": round_.client_seed,
         "_commitment": round_.commitment,
         "_rake": hand.state.rake,

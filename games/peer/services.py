@@ -23,6 +23,7 @@ from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.faults import fault_point
 from casino.models import ADDRESS_LENGTH
 from games.engine.betting import WAGERS
 from games.engine.cards import Card
@@ -322,6 +323,7 @@ def cash_out(seating: Seat, *, by: User | None) -> None:
                 )
             ]
         )
+        fault_point("seat.cashed_out")  # posted, the seat not yet freed: the crash tests
     seating.chips = Decimal("0.00")
     seating.status = SeatStatus.LEFT
     seating.left_at = timezone.now()

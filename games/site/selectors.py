@@ -23,7 +23,13 @@ from games.engine.stud import StudState
 from games.models import Game, Round, RoundStatus, Seat
 from games.peer.game import PeerTableGame
 from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState, from_cents
-from games.peer.selectors import awarded_hand, peer_dealt_cards, pot_name, pot_part_name
+from games.peer.selectors import (
+    awarded_hand,
+    peer_dealt_cards,
+    pot_name,
+    pot_part_name,
+    shown_server_seed,
+)
 from games.stud.serializers import UNKNOWN_CARD, withheld_seats
 from games.tables import selectors
 from games.tables.hand_names import hand_name, street_name
@@ -77,12 +83,18 @@ class FinishedHand:
     void_reason: str = ""
     dealt: list[dict[str, Any]] = field(default_factory=list)
     reshuffles: list[dict[str, Any]] = field(default_factory=list)
+    server_seed: str | None = None  # as far as the viewer may have it (FS-7b)
+
+    @property
+    def dealt_in(self) -> bool:
+        """Whether the viewer played the hand."""
+        return any(seat.mine for seat in self.seats)
 
     @property
     def seeds(self) -> dict[str, Any]:
         """What "Verify shuffle" recomputes the deck from (FS-7)."""
         return {
-            "server_seed": self.round.revealed_server_seed(),
+            "server_seed": self.server_seed,
             "commitment": self.round.commitment,
             "client_seed": self.round.client_seed,
             "nonce": self.round.nonce,
@@ -194,6 +206,7 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
         void_reason=round_.void_reason if round_.status == RoundStatus.VOIDED else "",
         dealt=dealt,
         reshuffles=reshuffles,
+        server_seed=shown_server_seed(round_, viewer),
     )
 
 

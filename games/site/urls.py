@@ -15,6 +15,7 @@ urlpatterns = [
     path("play/wallet/", views.wallet, name="wallet"),
     path("play/statement/", views.statement, name="statement"),
     path("play/limits/", views.limits, name="limits"),
+    path("play/devices/", views.devices, name="devices"),
     path("play/recall/", views.recall, name="recall"),
     path("play/recall/joker-draw/<int:pk>/", views.recall_round, name="recall-round"),
     path("play/recall/<slug:game>/<int:pk>/", views.recall_hand, name="recall-hand"),

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from casino.frame import plays_at_tables
+from casino.http import tokens
 from casino.http.permissions import acting_user
 from casino.whole_numbers import whole_number
 from games.joker_draw import explain
@@ -147,6 +148,20 @@ def limits(request: HttpRequest) -> HttpResponse:
             "zone": settings.CASINO_TIME_ZONE,
         },
     )
+
+
+@login_required
+def devices(request: HttpRequest) -> HttpResponse:
+    """The API tokens in force on the user's devices, each with a button that revokes it. A
+    token of another user is not the user's to revoke: 404."""
+    user = acting_user(request)
+    if request.method == "POST":
+        pk = request.POST.get("token", "")
+        if not pk.isdigit() or not tokens.tokens_in_force(user).filter(pk=pk).delete()[0]:
+            raise Http404("No such token.")
+        messages.success(request, _("The device is signed out of the API."))
+        return redirect("play:devices")
+    return render(request, "play/devices.html", {"tokens": tokens.tokens_in_force(user)})
 
 
 @login_required

@@ -54,6 +54,7 @@ from games.models import (
     Table,
     TableLimits,
 )
+from games.peer.selectors import shown_server_seed
 from games.staff.forms import (
     CorrectionForm,
     PayoutFilterForm,
@@ -271,12 +272,15 @@ def _round_page(
         "bonus_paytable_version__paytable",
     ).get(pk=round_.pk)
     over = round_.status != RoundStatus.DECIDING
+    # The house checks the commitment whoever looks; a peer hand's seed itself is shown to
+    # auditors only (FS-7b).
     seed = round_.revealed_server_seed() if over else None
     settlements = _with_corrections(BoxSettlement.objects.filter(round=round_).order_by("box"))
     context = {
         "round": round_,
         "over": over,
-        "server_seed": seed,
+        "server_seed": shown_server_seed(round_, request.user) if over else None,
+        "seed_revealed": seed is not None,
         # The facts as JSON, as the hand history stores them.
         "events": [
             (event, json.dumps(event.data)) for event in round_.events.select_related("actor")

@@ -78,7 +78,7 @@ def hand_json(round_: Round, viewer: Any) -> dict[str, Any]:
     """A stud hand for recall (``peer_serializers.hand_json``) as ``viewer`` may see it, with
     every player's ``hands``: cards withheld by ``withheld_seats`` are ``None`` in ``hands``
     and ``??`` (the PHH standard's unknown card) in the events."""
-    data = peer_serializers.hand_json(round_, Hand.from_json)
+    data = peer_serializers.hand_json(round_, Hand.from_json, viewer)
     if round_.status != RoundStatus.SETTLED:
         return data
     hand = Hand.from_json(round_.engine_state)
@@ -164,6 +164,7 @@ def hand_history(round_: Round, viewer: Any) -> stud_phh.HandHistory:
         round_,
         hand,
         dict(recorded.extra),
+        viewer,
         _rake_percent=str(rake.percent),
         **({} if rake.cap is None else {"_rake_cap": rake.cap}),
     )

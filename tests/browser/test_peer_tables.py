@@ -240,8 +240,12 @@ def test_two_players_play_a_stud_hand_street_by_street(
         assert page.evaluate(NO_OVERFLOW)
     screenshot(alice, f"stud-settled-{alice_language}-{alice_width}")
 
-    # The last hand's "Verify shuffle" leads to its recall, which recomputes the deck.
+    # The last hand's "Verify shuffle" leads to its recall, which says the seed comes when bob
+    # leaves the table (FS-7b); once he has left, it recomputes the deck.
     bob.get_by_test_id("hand-result").get_by_role("link").click()
+    expect(bob.get_by_test_id("verify-later")).to_be_visible()
+    stud.leave(player=other_player, table=stud_table)
+    bob.reload()
     expect(bob.locator("#verify")).to_be_enabled()
     bob.locator("#verify").click()
     expect(bob.get_by_test_id("deck-verdict")).to_have_class(re.compile(r"\bok\b"))
@@ -352,6 +356,9 @@ def test_two_players_play_a_drawmaha_hand_through_the_draw_and_the_twist(
         assert settlement.all_inner_texts() == lines
     screenshot(bob, f"drawmaha-settled-{bob_language}-{bob_width}")
     alice.get_by_test_id("hand-result").get_by_role("link").click()
+    expect(alice.get_by_test_id("verify-later")).to_be_visible()
+    drawmaha.leave(player=player, table=drawmaha_table)  # the seed is hers now (FS-7b)
+    alice.reload()
     alice.locator("#verify").click()
     expect(alice.get_by_test_id("commitment-verdict")).to_have_class(re.compile(r"\bok\b"))
     expect(alice.get_by_test_id("deck-verdict")).to_have_class(re.compile(r"\bok\b"))

@@ -62,10 +62,10 @@ def played(players, drawmaha_table, settings):
     return list(Round.objects.filter(table=drawmaha_table, status="settled").order_by("pk"))
 
 
-def test_every_finished_hand_exports_round_trips_and_replays(played, pit, tmp_path, capsys):
+def test_every_finished_hand_exports_round_trips_and_replays(played, auditor, tmp_path, capsys):
     twists = set()
     for round_ in played:
-        text = download(pit, round_)
+        text = download(auditor, round_)  # the seed goes to auditors at once (FS-7b)
         hand = drawmaha_phh.loads(text)
         assert drawmaha_phh.dumps(hand) == text
         assert drawmaha_phh.loads(drawmaha_phh.dumps(hand)) == hand

@@ -15,9 +15,10 @@ import pytest
 from django.contrib.auth.backends import ModelBackend
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from casino.http.authentication import token_digest
+from casino.models import ApiToken
 from tests.fixtures.workers import ROOT, private_broker_url, worker_env
 
 TOKEN = "/api/v1/auth/token/"
@@ -150,7 +151,7 @@ def test_logging_out_revokes_the_api_token(player):
     assert client.get(WALLETS).status_code == 200
     assert client.post("/api/v1/auth/logout/").status_code == 204
     assert client.get(WALLETS).status_code == 401
-    assert not Token.objects.filter(key=token).exists()
+    assert not ApiToken.objects.filter(digest=token_digest(token)).exists()
 
 
 def test_signing_out_of_the_site_revokes_the_api_token(player):
@@ -177,7 +178,7 @@ def test_a_token_expires_after_its_lifetime(player, settings):
     issued = client.post(TOKEN, {"username": "alice", "password": "alice-pw"}).json()
     client.credentials(HTTP_AUTHORIZATION=f"Token {issued['token']}")
     assert client.get(WALLETS).status_code == 200
-    Token.objects.filter(key=issued["token"]).update(
+    ApiToken.objects.filter(digest=token_digest(issued["token"])).update(
         created=timezone.now() - timedelta(seconds=3601)
     )
     expired = client.get(WALLETS)

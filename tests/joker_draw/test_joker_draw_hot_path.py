@@ -13,9 +13,9 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from casino.http.tokens import issue_token
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
@@ -100,7 +100,7 @@ def test_an_opening_an_exchange_and_a_settlement_send_few_statements(
 
 def token_client(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user, 'tests')[0]}")
     return client
 
 

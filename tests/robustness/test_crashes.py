@@ -1,11 +1,14 @@
-"""Crashes: the web server or a Celery worker is killed with SIGKILL in the middle of rounds and
-started again. Every round then goes on where it was, or is already settled, exactly once; the
+"""Crashes: the web server we ship (scripts/serve.sh: uvicorn and its worker processes) or a
+Celery worker is killed with SIGKILL in the middle of rounds, decisions and cash-outs. uvicorn
+starts a new worker for one that died; a server killed whole is started again. Every round then
+goes on where it was, or is already settled, exactly once; every seat is cashed out once; the
 ledger checks out and nothing is lost or paid twice.
 
-Fault points (casino.faults) kill a process at a named place in the services: after the
-opening's ledger posting, before a round's update, after the settlement's ledger posting (all
-inside the transaction), after the commit before the client hears the answer, and in the decision
-timer task. Other kills come from outside, at a random moment of a request.
+Fault points (casino.faults) kill the worker process at a named place in the services: after
+the opening's ledger posting, before a round's update, after the settlement's ledger posting,
+after a cash-out's ledger posting (all inside the transaction), after the commit before the
+client hears the answer, and in the decision timer task. Other kills come from outside, at a
+random moment of a request: of every uvicorn worker, or of the whole server.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -27,20 +29,21 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db.models import Sum
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from casino.celery import app as celery_app
+from casino.http.tokens import issue_token
 from casino.roles import PLAYER
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.joker_draw.tasks import expire_joker_draw_decision
-from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
+from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table
 from games.tables import services as table_services
 from payouts import services as money
 from payouts.models import LedgerEntry, LedgerTransaction
@@ -56,7 +59,11 @@ IN_TRANSACTION = ("round.opened", "round.before_update", "round.settled")
 # After the commit: the retry is answered from the stored response (idempotency).
 COMMITTED = "request.committed"
 SERVER_POINTS = (*IN_TRANSACTION, COMMITTED)
-OUTSIDE = "outside"  # SIGKILL from the test, at a random moment of a request
+CASHED_OUT = "seat.cashed_out"  # inside the cash-out's transaction
+# SIGKILL from the test, at a random moment of a request: of the web server's workers (uvicorn
+# starts new ones), or of the whole server (the test starts it again).
+WORKERS = "workers"
+OUTSIDE = "outside"
 ROUNDS = 16
 FUNDS = Decimal("1000.00")
 READY_SECONDS = 60.0
@@ -78,23 +85,18 @@ def _subprocess_env(marks: Path, points: tuple[str, ...]) -> dict[str, str]:
 
 
 class Server:
-    """gunicorn in a session of its own, so that one SIGKILL takes the master and workers."""
+    """The web server as `make run` starts it (scripts/serve.sh: uvicorn with two worker
+    processes), in a session of its own, so that one SIGKILL takes it whole."""
 
     def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.env, self.log, self.port = env, log, _free_port()
+        self.log, self.port = log, _free_port()
+        self.env = {**env, "PORT": str(self.port), "WEB_WORKERS": "2"}
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(  # noqa: S603 - our own venv's gunicorn
-                [
-                    str(Path(sys.executable).with_name("gunicorn")),
-                    "casino.wsgi",
-                    f"--bind=127.0.0.1:{self.port}",
-                    "--workers=1",
-                    "--log-level=warning",
-                    "--no-control-socket",
-                ],
+            self.process = subprocess.Popen(  # noqa: S603 - the project's own script
+                [str(ROOT / "scripts" / "serve.sh")],
                 cwd=ROOT,
                 env=self.env,
                 stdout=sink,
@@ -110,7 +112,7 @@ class Server:
                 return
             except (OSError, http.client.HTTPException):
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not start:\n{self.log.read_text()}") from None
+                    raise RuntimeError(f"uvicorn did not start:\n{self.log.read_text()}") from None
                 time.sleep(0.1)
             finally:
                 connection.close()
@@ -126,6 +128,20 @@ class Server:
         self.kill()
         self.start()
 
+    def workers(self) -> list[psutil.Process]:
+        """uvicorn's worker processes (its children but for multiprocessing's helpers)."""
+        assert self.process is not None
+        return [
+            child
+            for child in psutil.Process(self.process.pid).children()
+            if "spawn_main" in " ".join(child.cmdline())
+        ]
+
+    def kill_workers(self) -> None:
+        """SIGKILL every worker, the server's own process living on to start new ones."""
+        for worker in self.workers():
+            worker.kill()
+
 
 class Player:
     """A client that retries a request with the same Idempotency-Key until it gets an answer,
@@ -140,8 +156,9 @@ class Player:
         self.keys += 1
         key = f"crash-{self.keys}"
         killer = None
-        if fault == OUTSIDE:
-            killer = threading.Timer(self.rng.uniform(0, 0.05), self.server.kill)
+        if fault in (OUTSIDE, WORKERS):
+            kill = self.server.kill if fault == OUTSIDE else self.server.kill_workers
+            killer = threading.Timer(self.rng.uniform(0, 0.05), kill)
             killer.start()
         elif fault is not None:
             (self.marks / fault).unlink()  # arm it: the next request that passes there dies
@@ -152,9 +169,13 @@ class Player:
             crashed = True
         if killer is not None:
             killer.join()
-        if fault is not None:
+        if fault == OUTSIDE:
             self.server.restart()
-        if fault is not None and fault != OUTSIDE:
+        elif fault is not None:
+            # A worker died: the server lives on, and the retry finds a worker of it.
+            assert self.server.process is not None
+            assert self.server.process.poll() is None, self.server.log.read_text()
+        if fault is not None and fault not in (OUTSIDE, WORKERS):
             assert crashed, f"{fault} did not strike"
             assert (self.marks / fault).exists()  # struck once, quiet again
         if crashed:
@@ -227,7 +248,7 @@ def play_round(player: Player, table: Table, rng: random.Random, faults: list[st
     answer = player.post(
         "/api/v1/joker-draw/rounds/",
         {"table": table.pk, "boxes": boxes},
-        fault_for("round.opened", COMMITTED, OUTSIDE),
+        fault_for("round.opened", COMMITTED, WORKERS, OUTSIDE),
     )
     round_id = int(answer["id"])
     while answer["state"] == RoundStatus.DECIDING:
@@ -240,7 +261,7 @@ def play_round(player: Player, table: Table, rng: random.Random, faults: list[st
             count = 1 if shown["exchanges"] else rng.randint(1, 5)
             body["cards"] = rng.sample(shown["cards"], count)
         settles = action != "exchange" and box == len(boxes)
-        kinds = ["round.before_update", COMMITTED, OUTSIDE]
+        kinds = ["round.before_update", COMMITTED, WORKERS, OUTSIDE]
         if settles:
             kinds.append("round.settled")
         answer = player.post(
@@ -273,17 +294,18 @@ def assert_settled_once(round_: Round, player: User) -> None:
 def test_rounds_survive_the_server_killed_anywhere(three_box_table, pit, marks, tmp_path):
     rng = random.Random(20261130)
     user = funded_player("crash-player", pit)
-    server = Server(_subprocess_env(marks, SERVER_POINTS), tmp_path / "gunicorn.log")
+    server = Server(_subprocess_env(marks, SERVER_POINTS), tmp_path / "server.log")
     server.start()
-    faults = [*SERVER_POINTS, *SERVER_POINTS, OUTSIDE, OUTSIDE, OUTSIDE]
+    faults = [*SERVER_POINTS, *SERVER_POINTS, WORKERS, WORKERS, OUTSIDE, OUTSIDE]
     rng.shuffle(faults)
-    player = Player(server, Token.objects.create(user=user).key, marks, rng)
+    player = Player(server, issue_token(user, "tests")[0], marks, rng)
     try:
         round_ids = [play_round(player, three_box_table, rng, faults) for _ in range(ROUNDS)]
     finally:
         server.kill()
 
     assert faults == [], "every planned crash happened"
+    assert "died" in server.log.read_text()  # uvicorn replaced the workers that were killed
     # A crash inside the transaction left nothing, so the retry did the work itself; a crash
     # after the commit left the answer, which the retry got back unchanged.
     for how, replayed in player.crashes:
@@ -299,6 +321,41 @@ def test_rounds_survive_the_server_killed_anywhere(three_box_table, pit, marks, 
         call_command("replay_round", round_.pk, stdout=StringIO())
     results = BoxSettlement.objects.filter(player=user).aggregate(total=Sum("total_result"))
     assert money.wallet(user, "USD").balance == FUNDS + results["total"]
+    call_command("ledger_check", stdout=StringIO())
+
+
+# Cash-outs at a peer table ---------------------------------------------------------------------
+
+SITTINGS = 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cash_outs_survive_the_server_killed_anywhere(drawmaha_table, pit, marks, tmp_path):
+    """A player sits down at a Drawmaha table and stands up again, SITTINGS times, the server
+    killed in the buy-ins and the cash-outs: every seat is cashed out once, and the wallet ends
+    where it began."""
+    rng = random.Random(20261203)
+    user = funded_player("crash-sitter", pit)
+    server = Server(_subprocess_env(marks, (CASHED_OUT, COMMITTED)), tmp_path / "server.log")
+    server.start()
+    base = f"/api/v1/drawmaha/tables/{drawmaha_table.pk}"
+    leaving = [CASHED_OUT, CASHED_OUT, COMMITTED, WORKERS, OUTSIDE, None]
+    joining = [COMMITTED, WORKERS, OUTSIDE, None, None, None]
+    player = Player(server, issue_token(user, "tests")[0], marks, rng)
+    try:
+        for _ in range(SITTINGS):
+            body = {"seat": 1, "buy_in": "100.00"}
+            player.post(f"{base}/seats/", body, joining.pop(rng.randrange(len(joining))))
+            player.post(f"{base}/leave/", {}, leaving.pop(rng.randrange(len(leaving))))
+    finally:
+        server.kill()
+
+    seats = Seat.objects.filter(table=drawmaha_table, player=user)
+    assert seats.count() == SITTINGS
+    assert set(seats.values_list("status", flat=True)) == {SeatStatus.LEFT}
+    for seat in seats:
+        assert LedgerTransaction.objects.filter(reference=f"seat:{seat.pk}:cash-out").count() == 1
+    assert money.wallet(user, "USD").balance == FUNDS
     call_command("ledger_check", stdout=StringIO())
 
 

@@ -19,8 +19,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from casino.http.tokens import issue_token
 from casino.roles import PLAYER
 from games.stud.tasks import STUD as stud
 from payouts.services import deposit
@@ -125,7 +125,7 @@ def test_32_open_streams_leave_the_site_answering(server, pit, pit2):
     table = make_stud_table(pit, pit2)
     players = [make_user(f"watcher{n}", PLAYER) for n in range(1, PLAYERS + 1)]
     cookies = [session_cookie(user) for user in players]
-    token = Token.objects.create(user=players[0]).key
+    token = issue_token(players[0], "tests")[0]
 
     streams = []
     try:

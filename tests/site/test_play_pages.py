@@ -225,7 +225,7 @@ def test_a_stud_hand_in_play_shows_no_hole_cards_or_seed_to_the_other_player(
 
 
 def test_a_finished_peer_hand_shows_each_cards_shuffle_and_position(
-    player, other_player, pit, drawmaha_table, funded
+    player, other_player, auditor, drawmaha_table, funded
 ):
     drawmaha.join(player=player, table=drawmaha_table, seat=1, buy_in=Decimal("100.00"))
     drawmaha.join(player=other_player, table=drawmaha_table, seat=2, buy_in=Decimal("100.00"))
@@ -236,8 +236,9 @@ def test_a_finished_peer_hand_shows_each_cards_shuffle_and_position(
     drawmaha.act(player=first, table=drawmaha_table, action="fold")
     hand.refresh_from_db()
     assert hand.status == RoundStatus.SETTLED
-    # Staff see every card; a player only their own and the hands shown (none: DM-10).
-    response = signed_in(pit).get(f"/play/recall/drawmaha/{hand.pk}/")
+    # Staff see every card, and auditors the seed (FS-7b); a player only their own cards and
+    # the hands shown (none: DM-10).
+    response = signed_in(auditor).get(f"/play/recall/drawmaha/{hand.pk}/")
     assert 'id="verify"' in response.content.decode()
     # DM-2: five cards each off one shuffle (FS-5), at the positions the seeds give.
     deck = fairness.deck_order(hand.secret_server_seed(), hand.client_seed, hand.nonce)

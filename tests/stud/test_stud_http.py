@@ -61,11 +61,14 @@ def test_three_players_play_hands_to_showdown_over_http(live_server, pit, pit2, 
     history = clients[0].call("GET", f"/api/v1/stud/hands/?table={table.pk}")
     finished = [h for h in history["results"] if h["state"] == "settled"]
     assert len(finished) >= HANDS
-    assert all(h["server_seed"] for h in finished)
+    # FS-7b: a seated player reads no seed of a hand played; leaving the table reveals them all.
+    assert not any(h["server_seed"] for h in finished)
 
     for client in clients:
         client.call("POST", f"{base}leave/", {})
     assert not Seat.objects.filter(table=table).exclude(status="left").exists()
+    history = clients[0].call("GET", f"/api/v1/stud/hands/?table={table.pk}")
+    assert all(h["server_seed"] for h in history["results"] if h["state"] == "settled")
     call_command("ledger_check", verbosity=0)
     rake = money.house_account(AccountKind.RAKE, "USD").balance
     assert rake > 0

@@ -87,7 +87,7 @@ def odd_unit_split(round_) -> bool:
 
 @pytest.mark.parametrize("open_pair_big_bet", [True, False])
 def test_exported_hands_replay_here_and_in_pokerkit_but_for_named_conventions(
-    open_pair_big_bet, pit, pit2, tmp_path, capsys, settings
+    open_pair_big_bet, pit, pit2, auditor, tmp_path, capsys, settings
 ):
     """Random hands at a raked table of four, two of them short-stacked, with ST-5's big bet on
     or off. Every file, the staff's and a player's (others' folded cards ??), replays through
@@ -110,10 +110,13 @@ def test_exported_hands_replay_here_and_in_pokerkit_but_for_named_conventions(
         state = Hand.from_json(round_.engine_state).state
         ours = state.finishing_stacks
         viewer = next(u for u in users if u.pk in Hand.from_json(round_.engine_state).players)
-        for user in (pit, viewer):
+        for user in (auditor, viewer):  # the seed goes to auditors at once (FS-7b)
             text = download(user, round_)
             hand = stud_phh.loads(text)
             assert hand.finishing_stacks == ours
+            if user == auditor:
+                assert hand.extra["_server_seed"] == round_.secret_server_seed()
+                assert hand.extra["_commitment"] == round_.commitment
             assert hand.extra["_open_pair_big_bet"] is open_pair_big_bet
             unknown += "??" in text
             path = tmp_path / f"{round_.pk}.phh"

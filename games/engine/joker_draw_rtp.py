@@ -47,6 +47,9 @@ Conditions (``when``) speak the dealer's language (JD-9); each says which cards 
                     complete to a straight
 ``inside_straight`` four cards that exactly one rank completes     those four (JD-9.5)
                     (inside, A-2-3-4, J-Q-K-A)
+``joker``           the joker                                      the joker
+``high_cards``      one to four cards of ``min_rank`` or higher,   those cards
+                    the joker counting as one
 ``any``             every hand                                     nothing (JD-9.6)
 =================== ============================================== ==========================
 
@@ -55,7 +58,9 @@ holds several sets of four of the kind, the one that makes the highest hand of t
 more card is kept, ties going as the live engine breaks them (JD-9). Actions (``do``): ``bet``
 (twice the current ante), ``fold``, and ``exchange``, which discards every card the condition
 does not keep: at ``first`` it must discard 1 to 5 cards (not ``made``, JD-5), at ``second``
-exactly one (``two_pair`` and the four-card draws, JD-6); ``third`` has no exchange (JD-7).
+exactly one (``two_pair`` and the four-card draws, JD-6; not ``high_cards``, whose count
+depends on the hand); ``third`` has no exchange (JD-7). ``joker`` and ``high_cards`` are
+the player's strategy card's words (``games.engine.joker_draw_card``), not the dealer's.
 
 The dealer's JD-9 draw is the same machinery: ``DEALER_DRAW`` lists its conditions in rule order
 and the first that matches says what the dealer keeps (tested against ``dealer_discards``).
@@ -129,6 +134,8 @@ HAND_CONDITIONS = (
     "four_flush",
     "open_straight",
     "inside_straight",
+    "joker",
+    "high_cards",
     "any",
 )
 OUTCOMES = ("folded", "no_game", "dealer_wins", "box_wins", "push")
@@ -139,9 +146,15 @@ BLOCK_ROUNDS = 1 << 17  # rounds played at once: about 100 MB of arrays at most
 _JOKER = len(ALL_CARDS) - 1
 _SETS = {"pair": (PAIR, 2), "two_pair": (TWO_PAIR, 2), "three_of_a_kind": (THREE_OF_A_KIND, 3)}
 _FOUR_KINDS = ("four_flush", "open_straight", "inside_straight")
-_KEPT = {"made": 5, "three_of_a_kind": 3, "two_pair": 4, "pair": 2, "any": 0} | dict.fromkeys(
-    _FOUR_KINDS, 4
-)
+_KEPT = {
+    "made": 5,
+    "three_of_a_kind": 3,
+    "two_pair": 4,
+    "pair": 2,
+    "joker": 1,
+    "high_cards": None,  # one to four, as the hand holds them
+    "any": 0,
+} | dict.fromkeys(_FOUR_KINDS, 4)
 # A strength's first tie-break rank (games.engine.hands): of the pair, the trips, the top pair.
 _TOP_RANK_SHIFT = 16
 _ROYAL = STRAIGHT_FLUSH << 4 | 14  # strength >> 16 of the ace-high straight flush (HR-10)
@@ -160,7 +173,8 @@ class Condition:
     min_rank: int | None = None  # sets: the lowest rank of the (higher) set, 2..14
 
     @property
-    def kept(self) -> int:
+    def kept(self) -> int | None:
+        """How many cards the condition keeps; None when it depends on the hand."""
         return _KEPT[self.hand]
 
 
@@ -256,9 +270,16 @@ def _rules_from_table(stage: str, index: int, rules: Any) -> tuple[Rule, ...]:
 
 
 def _check_exchange(where: str, index: int, condition: Condition) -> None:
-    discarded = HAND_SIZE - condition.kept
     if index == 2:
         raise ValueError(f"{where}: the third decision is fold or bet only (JD-7)")
+    if condition.kept is None:  # keeps one to four: an exchange of the first decision only
+        if index == 1:
+            raise ValueError(
+                f"{where}: '{condition.hand}' exchanges one to four cards; "
+                "the second exchange is of exactly one card (JD-6)"
+            )
+        return
+    discarded = HAND_SIZE - condition.kept
     if index == 0 and discarded == 0:
         raise ValueError(f"{where}: '{condition.hand}' keeps all five cards (JD-5: 1 to 5)")
     if index == 1 and discarded != 1:
@@ -277,7 +298,7 @@ def _condition_from_table(where: str, when: Any) -> Condition:
     allowed = (
         {"hand"}
         | {"made": {"at_least"}}.get(hand, set())
-        | ({"min_rank"} if hand in _SETS else set())
+        | ({"min_rank"} if hand in _SETS or hand == "high_cards" else set())
     )
     extra = sorted(set(when) - allowed)
     if extra:
@@ -286,6 +307,8 @@ def _condition_from_table(where: str, when: Any) -> Condition:
     if hand == "made" and at_least not in CATEGORIES:
         raise ValueError(f"{where}.at_least: {at_least!r} is not one of {', '.join(CATEGORIES)}")
     min_rank = when.get("min_rank")
+    if hand == "high_cards" and min_rank is None:
+        raise ValueError(f"{where}.min_rank: 'high_cards' needs the lowest rank it keeps")
     if min_rank is not None:
         if not isinstance(min_rank, str) or len(min_rank) != 1 or min_rank not in RANKS:
             raise ValueError(f"{where}.min_rank: {min_rank!r} is not a rank letter of {RANKS}")
@@ -462,6 +485,14 @@ class Hands:
             if condition.min_rank is not None:
                 match &= self.top_rank >= condition.min_rank
             return match, self._sets(size)
+        if condition.hand == "joker":
+            joker = self.cards == _JOKER
+            return joker.any(axis=1), joker
+        if condition.hand == "high_cards":
+            ranks, _, _ = self._rank_counts
+            high = (ranks < 0) | (ranks + 2 >= (condition.min_rank or 0))
+            held = high.sum(axis=1)
+            return (held >= 1) & (held < HAND_SIZE), high
         return self._best_four(condition.hand)
 
     @cached_property

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from casino.frame import plays_at_tables
 from casino.http.permissions import acting_user
 from casino.whole_numbers import whole_number
-from games.joker_draw import explain
+from games.joker_draw import explain, strategy_card
 from games.joker_draw.selectors import dealt_cards, paytables_in_force
 from games.joker_draw.serializers import round_json
 from games.models import Game, Round, Table, TableLimits
@@ -107,14 +107,24 @@ RULES_SLUGS: dict[str, str] = {game: slug for slug, game in RULES.items()}
 
 
 def rules(request: HttpRequest, game: str) -> HttpResponse:
-    """A game's rules in our own words, open to anyone: nothing on them is secret."""
+    """A game's rules in our own words, open to anyone: nothing on them is secret. Joker draw's
+    page adds the strategy card of the bet paytable in force at each table the visitor may
+    see, or at the one table of ``?table=``."""
     if game not in RULES:
         raise Http404("No such game.")
-    return render(
-        request,
-        f"play/rules/{RULES[game]}.html",
-        {"label": Game(RULES[game]).label, "rules": RULES_SLUGS},
-    )
+    context: dict[str, Any] = {"label": Game(RULES[game]).label, "rules": RULES_SLUGS}
+    if RULES[game] == Game.JOKER_DRAW:
+        tables = selectors.tables_for(request.user, game=Game.JOKER_DRAW)
+        if "table" in request.GET:
+            tables = tables.filter(pk=whole_number(request.GET["table"]) or 0)
+            if not tables:
+                raise Http404("No such table.")
+        context["cards"] = strategy_card.cards_in_force(
+            (table.name, limits)
+            for table in tables
+            if (limits := _limits_in_force(table)) is not None
+        )
+    return render(request, f"play/rules/{RULES[game]}.html", context)
 
 
 @login_required

@@ -41,6 +41,7 @@ from games.engine.joker_draw_best import (
     hand_index,
 )
 from games.engine.joker_draw_rtp import (
+    BLOCK_ROUNDS,
     STAGES,
     Condition,
     Hands,
@@ -101,7 +102,7 @@ def _kept(rule: Rule) -> int | None:
 
 
 @dataclass(frozen=True)
-class _Values:
+class StageValues:
     """What each candidate rule is worth on each hand of a decision: whether it fits the hand,
     the value of its action there, and the best value the solution gets."""
 
@@ -111,7 +112,7 @@ class _Values:
     best: NDArray[np.float64]  # (hands,)
 
 
-def _values(solution: Solution, stage: int, rows: NDArray[np.int64]) -> _Values:
+def _values(solution: Solution, stage: int, rows: NDArray[np.int64]) -> StageValues:
     index = hand_index()
     hands = Hands(index.cards[rows])  # ascending: slot i is bit i of the solution's codes
     own = solution.own_bet_values(rows)
@@ -146,11 +147,11 @@ def _values(solution: Solution, stage: int, rows: NDArray[np.int64]) -> _Values:
             value[number] = np.where(slot == code, table, np.maximum(bet, fold))
         else:
             value[number] = bet if rule.do == "bet" else fold
-    return _Values(rules, fits, value, best)
+    return StageValues(rules, fits, value, best)
 
 
 def derive_stage(
-    values: _Values, tolerance: float = TOLERANCE, max_rules: int = MAX_RULES
+    values: StageValues, tolerance: float = TOLERANCE, max_rules: int = MAX_RULES
 ) -> tuple[Rule, ...]:
     """The ranked rules of one decision, by greedy insertion (see the module)."""
     count = values.fits.shape[1]
@@ -239,9 +240,6 @@ class Comparison:
     difference_ci99: tuple[float, float]
 
 
-BLOCK = 1 << 16  # rounds played at once
-
-
 def compare(
     bet_paytable: Paytable, first: Player, second: Player, rounds: int, seed: int
 ) -> Comparison:
@@ -252,8 +250,8 @@ def compare(
         raise ValueError(f"rounds: a comparison needs at least 2 rounds, got {rounds}")
     rng = np.random.Generator(np.random.PCG64(seed))
     sides: list[list[NDArray[np.float64]]] = [[], []]
-    for start in range(0, rounds, BLOCK):
-        decks = deal_decks(int(rng.integers(2**63)), min(BLOCK, rounds - start))
+    for start in range(0, rounds, BLOCK_ROUNDS):
+        decks = deal_decks(int(rng.integers(2**63)), min(BLOCK_ROUNDS, rounds - start))
         for side, player in enumerate((first, second)):
             played = play_rounds(decks, bet_paytable, {}, player)
             sides[side].append(np.stack([played.returned / played.scale, played.staked]))

@@ -33,11 +33,13 @@ from numpy.typing import NDArray
 from games.engine.cards import RANKS
 from games.engine.joker_draw import HAND_SIZE, Paytable
 from games.engine.joker_draw_best import (
+    DECK,
     FIRST_BET,
     FIRST_FOLD,
     SECOND_BET,
     SECOND_FOLD,
     Solution,
+    colex,
     hand_index,
 )
 from games.engine.joker_draw_rtp import (
@@ -68,37 +70,39 @@ def _made(at_least: str) -> Condition:
 _STRONG = ("straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")
 _SET_RANKS = (None, *(_rank(letter) for letter in RANKS[1:]))
 _DRAWS = ("four_flush", "open_straight", "inside_straight")
+_ODD_CARD = ("pair", "two_pair", "three_of_a_kind", "four_of_a_kind")
+
+
+def _conditions(stage: int) -> list[Condition]:
+    """The holdings a card may name at a decision: the laboratory's rule language."""
+    made = _STRONG if stage == 0 else ("two_pair", "three_of_a_kind", *_STRONG)
+    conditions = [_made(name) for name in made]
+    conditions += [
+        Condition(hand, min_rank=rank)
+        for hand in ("three_of_a_kind", "two_pair", "pair")
+        for rank in _SET_RANKS
+    ]
+    conditions += [Condition(hand) for hand in _DRAWS]
+    conditions += [Condition("odd_card", at_least=name) for name in _ODD_CARD]
+    if stage == 0:
+        conditions.append(Condition("joker"))
+        conditions += [Condition("high_cards", min_rank=_rank(letter)) for letter in "TJQKA"]
+    return [*conditions, Condition("any")]
 
 
 def _candidates(stage: int) -> list[Rule]:
-    """The rules a card may use at a decision: every condition of the laboratory's language with
-    every action it may take there."""
-    rules = [Rule(_made(name), "bet") for name in _STRONG]
-    if stage == 2:
-        rules += [Rule(_made(name), "bet") for name in ("two_pair", "three_of_a_kind")]
-        rules += [Rule(Condition("pair", min_rank=rank), "bet") for rank in _SET_RANKS]
-        rules += [Rule(Condition("two_pair", min_rank=rank), "bet") for rank in _SET_RANKS]
-        return [*rules, Rule(Condition("any"), "fold"), Rule(Condition("any"), "bet")]
-    sets = ("three_of_a_kind", "two_pair", "pair")
-    for hand in sets:
-        for rank in _SET_RANKS:
-            rules += [Rule(Condition(hand, min_rank=rank), do) for do in ("bet", "exchange")]
-            if stage == 1:
-                rules.append(Rule(Condition(hand, min_rank=rank), "fold"))
-    rules += [Rule(Condition(hand), do) for hand in _DRAWS for do in ("bet", "exchange")]
-    if stage == 0:
-        rules.append(Rule(Condition("joker"), "exchange"))
+    """Every holding with every action it may take at the decision (JD-5..JD-7)."""
+    rules = []
+    for condition in _conditions(stage):
+        exchanges = (
+            condition.kept != HAND_SIZE if stage == 0 else stage == 1 and condition.kept == 4
+        )
         rules += [
-            Rule(Condition("high_cards", min_rank=_rank(letter)), "exchange") for letter in "TJQKA"
+            Rule(condition, do)
+            for do in ("bet", "fold", "exchange")
+            if do != "exchange" or exchanges
         ]
-        return rules + [Rule(Condition("any"), do) for do in ("bet", "fold", "exchange")]
-    if stage == 1:
-        rules = [rule for rule in rules if rule.do != "exchange" or _kept(rule) == 4]
-    return rules + [Rule(Condition("any"), do) for do in ("bet", "fold")]
-
-
-def _kept(rule: Rule) -> int | None:
-    return rule.when.kept
+    return rules
 
 
 @dataclass(frozen=True)
@@ -112,10 +116,13 @@ class StageValues:
     best: NDArray[np.float64]  # (hands,)
 
 
-def _values(solution: Solution, stage: int, rows: NDArray[np.int64]) -> StageValues:
+def _values(
+    solution: Solution, stage: int, rows: NDArray[np.int64], seen: NDArray[np.int64] | None = None
+) -> StageValues:
+    """Every candidate's value on the hands `rows` (colex) at `stage`; at the third decision
+    betting is valued with every card the box has seen (`seen`, -1 padded)."""
     index = hand_index()
     hands = Hands(index.cards[rows])  # ascending: slot i is bit i of the solution's codes
-    own = solution.own_bet_values(rows)
     rules = _candidates(stage)
     fits = np.zeros((len(rules), len(rows)), bool)
     value = np.zeros((len(rules), len(rows)))
@@ -124,12 +131,13 @@ def _values(solution: Solution, stage: int, rows: NDArray[np.int64]) -> StageVal
         options = solution.first_values(rows)
         best = options.max(axis=1)
     elif stage == 1:
-        code = solution.second_code[rows]
-        bet, fold = 2 * own, np.full(len(rows), -2.0)
-        table = solution.second_value[rows].astype(np.float64)
-        best = np.maximum(table, np.maximum(bet, fold))
+        exchange = _exchange_values(solution, rows)
+        bet, fold = 2 * solution.own_bet_values(rows), np.full(len(rows), -2.0)
+        best = np.maximum(exchange.max(axis=1), np.maximum(bet, fold))
     else:
-        bet, fold = 3 * own, np.full(len(rows), -3.0)
+        known = index.cards[rows].astype(np.int64) if seen is None else seen
+        bet = 3 * solution.values.of(index.level[rows], known)
+        fold = np.full(len(rows), -3.0)
         best = np.maximum(bet, fold)
     for number, rule in enumerate(rules):
         fits[number], keep = hands.condition(rule.when)
@@ -144,19 +152,71 @@ def _values(solution: Solution, stage: int, rows: NDArray[np.int64]) -> StageVal
             value[number] = column_values
         elif rule.do == "exchange":  # second decision, one card
             slot = np.argmin(keep, axis=1)
-            value[number] = np.where(slot == code, table, np.maximum(bet, fold))
+            value[number] = exchange[np.arange(len(rows)), slot]
         else:
             value[number] = bet if rule.do == "bet" else fold
     return StageValues(rules, fits, value, best)
 
 
+def _exchange_values(solution: Solution, rows: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The value of exchanging each card (ascending order) of the hands `rows` at the second
+    decision, their own cards the only ones seen, as the solution values it (JD-6, JD-7): the
+    third decision's max(-3, 3 g) averaged over the 48 cards that may come."""
+    index = hand_index()
+    cards = index.cards[rows].astype(np.int64)
+    values = np.zeros((len(rows), HAND_SIZE))
+    for slot in range(HAND_SIZE):
+        kept = np.delete(cards, slot, axis=1)
+        for card in range(DECK):
+            possible = ~(cards == card).any(axis=1)
+            # A card of the hand cannot come: its rows value the discarded card, then not count.
+            drawn = np.where(possible, card, cards[:, slot])[:, None]
+            final = np.sort(np.hstack([kept, drawn]), axis=1)
+            bet = solution.values.of(index.level[colex(final)], np.hstack([cards, drawn]))
+            values[:, slot] += np.where(possible, np.maximum(-3.0, 3.0 * bet), 0.0)
+    return values / (DECK - HAND_SIZE)
+
+
+def _reached(
+    solution: Solution, bet_paytable: Paytable, rounds: int, seed: int
+) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The hands the best play takes to the second and third decisions on `rounds` decks, as
+    colex rows (one per round, so a hand weighs as often as it comes), with the cards seen."""
+    played = play_rounds(deal_decks(seed, rounds), bet_paytable, {}, solution)
+    reached = []
+    for stage in (1, 2):
+        at = played.actions[:, stage] >= 0
+        cards = np.sort(played.cards[at, stage].astype(np.int64), axis=1)
+        drawn = played.cards[at, 1 : stage + 1, :].reshape(int(at.sum()), -1)
+        seen: NDArray[np.int64] = np.sort(
+            np.hstack([played.initial[at], drawn]).astype(np.int64), axis=1
+        )
+        seen[:, 1:][seen[:, 1:] == seen[:, :-1]] = -1  # each card once
+        reached.append((colex(cards), seen))
+    return reached
+
+
 def derive_stage(
     values: StageValues, tolerance: float = TOLERANCE, max_rules: int = MAX_RULES
 ) -> tuple[Rule, ...]:
-    """The ranked rules of one decision, by greedy insertion (see the module)."""
+    """The ranked rules of one decision, by greedy insertion (see the module): grown from each
+    ``any`` rule in turn (folding the rest may win where betting it does not, once the hands
+    worth betting have rules of their own), the list worth most kept."""
+    lists = [
+        _grow(values, start, tolerance, max_rules)
+        for start, rule in enumerate(values.rules)
+        if rule.when.hand == "any"
+    ]
+    chosen, _ = max(lists, key=lambda grown: grown[1])
+    return tuple(values.rules[number] for number in chosen)
+
+
+def _grow(
+    values: StageValues, start: int, tolerance: float, max_rules: int
+) -> tuple[list[int], float]:
+    """The rules grown from the last rule `start`, and their total value."""
     count = values.fits.shape[1]
-    last = [n for n, rule in enumerate(values.rules) if rule.when.hand == "any"]
-    start = max(last, key=lambda n: values.value[n].sum())
+    last = {n for n, rule in enumerate(values.rules) if rule.when.hand == "any"}
     chosen = [start]
     decided_by = np.zeros(count, np.int64)  # each hand's place in `chosen`
     current = values.value[start].copy()
@@ -178,24 +238,33 @@ def derive_stage(
         decided_by = np.where(decided_by >= best_place, decided_by + 1, decided_by)
         decided_by[taken] = best_place
         current[taken] = values.value[best_rule][taken]
-    return tuple(values.rules[number] for number in chosen)
+    return chosen, float(current.sum())
+
+
+DERIVED_ROUNDS = 200_000  # rounds of best play whose later decisions the card learns from
 
 
 def derive_card(
     solution: Solution,
+    bet_paytable: Paytable,
     name: str = "card",
     rows: NDArray[np.int64] | None = None,
     tolerance: float = TOLERANCE,
+    rounds: int = DERIVED_ROUNDS,
+    seed: int = 1,
 ) -> Strategy:
-    """The strategy card of a solved best play, over the hands `rows` (colex; every hand by
-    default): ranked rules per decision, the later ones only as far as the earlier exchange."""
-    rows = np.arange(len(hand_index().cards)) if rows is None else np.asarray(rows)
-    stages: list[tuple[Rule, ...]] = []
-    for stage in range(len(STAGES)):
-        if stage and not any(rule.do == "exchange" for rule in stages[-1]):
+    """The strategy card of a solved best play: the first decision learnt over the hands `rows`
+    (colex; every seventh hand of the deck by default), the later ones over the hands the best
+    play reaches on `rounds` rounds; each only as far as the decision before it exchanges."""
+    rows = np.arange(0, len(hand_index().cards), 7) if rows is None else np.asarray(rows)
+    later = _reached(solution, bet_paytable, rounds, seed)
+    stages = [derive_stage(_values(solution, 0, rows), tolerance)]
+    for stage in (1, 2):
+        if not any(rule.do == "exchange" for rule in stages[-1]):
             stages.append(())
             continue
-        stages.append(derive_stage(_values(solution, stage, rows), tolerance))
+        reached, seen = later[stage - 1]
+        stages.append(derive_stage(_values(solution, stage, reached, seen), tolerance))
     return Strategy(name, *stages)
 
 
@@ -241,7 +310,11 @@ class Comparison:
 
 
 def compare(
-    bet_paytable: Paytable, first: Player, second: Player, rounds: int, seed: int
+    bet_paytable: Paytable,
+    first: Player,
+    second: Player,
+    rounds: int,
+    seed: int,
 ) -> Comparison:
     """Play both players on the same `rounds` decks shuffled from `seed` (no BONUS). Each RTP is
     total returned / total staked; the difference's interval is the delta method's, round by

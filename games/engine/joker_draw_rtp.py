@@ -48,6 +48,9 @@ Conditions (``when``) speak the dealer's language (JD-9); each says which cards 
 ``inside_straight`` four cards that exactly one rank completes     those four (JD-9.5)
                     (inside, A-2-3-4, J-Q-K-A)
 ``joker``           the joker                                      the joker
+``odd_card``        one pair, two pair, three or four of a kind    all but the lowest card
+                    [of category ``at_least`` or better] with a    outside the sets
+                    card outside its sets
 ``high_cards``      one to four cards of ``min_rank`` or higher,   those cards
                     the joker counting as one
 ``any``             every hand                                     nothing (JD-9.6)
@@ -106,6 +109,7 @@ from numpy.typing import NDArray
 from games.engine.cards import ALL_CARDS, RANKS
 from games.engine.hands import (
     CATEGORIES,
+    FOUR_OF_A_KIND,
     PAIR,
     STRAIGHT,
     STRAIGHT_FLUSH,
@@ -136,6 +140,7 @@ HAND_CONDITIONS = (
     "inside_straight",
     "joker",
     "high_cards",
+    "odd_card",
     "any",
 )
 OUTCOMES = ("folded", "no_game", "dealer_wins", "box_wins", "push")
@@ -146,13 +151,16 @@ BLOCK_ROUNDS = 1 << 17  # rounds played at once: about 100 MB of arrays at most
 _JOKER = len(ALL_CARDS) - 1
 _SETS = {"pair": (PAIR, 2), "two_pair": (TWO_PAIR, 2), "three_of_a_kind": (THREE_OF_A_KIND, 3)}
 _FOUR_KINDS = ("four_flush", "open_straight", "inside_straight")
+# The hands with cards outside their sets, and the size of their sets (the odd-card holding).
+_ODD_CARD_SETS = {"pair": 2, "two_pair": 2, "three_of_a_kind": 3, "four_of_a_kind": 4}
 _KEPT = {
     "made": 5,
     "three_of_a_kind": 3,
     "two_pair": 4,
     "pair": 2,
     "joker": 1,
-    "high_cards": None,  # one to four, as the hand holds them
+    "high_cards": None,
+    "odd_card": 4,  # one to four, as the hand holds them
     "any": 0,
 } | dict.fromkeys(_FOUR_KINDS, 4)
 # A strength's first tie-break rank (games.engine.hands): of the pair, the trips, the top pair.
@@ -210,7 +218,8 @@ class Player(Protocol):
     """What plays the box's decisions in the laboratory: a rule table (``Strategy``) or a
     solved best play. ``seen`` holds, per hand, every card the box has held (-1 pads)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def decide(
         self, stage: int, hands: Hands, seen: NDArray[np.int64]
@@ -297,7 +306,7 @@ def _condition_from_table(where: str, when: Any) -> Condition:
         raise ValueError(f"{where}.hand: {hand!r} is not one of {', '.join(HAND_CONDITIONS)}")
     allowed = (
         {"hand"}
-        | {"made": {"at_least"}}.get(hand, set())
+        | ({"at_least"} if hand in ("made", "odd_card") else set())
         | ({"min_rank"} if hand in _SETS or hand == "high_cards" else set())
     )
     extra = sorted(set(when) - allowed)
@@ -306,6 +315,10 @@ def _condition_from_table(where: str, when: Any) -> Condition:
     at_least = when.get("at_least")
     if hand == "made" and at_least not in CATEGORIES:
         raise ValueError(f"{where}.at_least: {at_least!r} is not one of {', '.join(CATEGORIES)}")
+    if hand == "odd_card" and at_least is not None and at_least not in _ODD_CARD_SETS:
+        raise ValueError(
+            f"{where}.at_least: {at_least!r} is not one of {', '.join(_ODD_CARD_SETS)}"
+        )
     min_rank = when.get("min_rank")
     if hand == "high_cards" and min_rank is None:
         raise ValueError(f"{where}.min_rank: 'high_cards' needs the lowest rank it keeps")
@@ -488,6 +501,8 @@ class Hands:
         if condition.hand == "joker":
             joker = self.cards == _JOKER
             return joker.any(axis=1), joker
+        if condition.hand == "odd_card":
+            return self._odd_card(condition.at_least or "pair")
         if condition.hand == "high_cards":
             ranks, _, _ = self._rank_counts
             high = (ranks < 0) | (ranks + 2 >= (condition.min_rank or 0))
@@ -513,6 +528,26 @@ class Hands:
         short = (count == size - 1) & has_joker[:, None]
         top_short = np.where(short, ranks, -1).max(axis=1)
         return (count >= size) | (short & (ranks == top_short[:, None])) | (ranks < 0)
+
+    def _odd_card(self, at_least: str) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Hands of `at_least` or better up to four of a kind with a card outside their sets;
+        all but the lowest such card are kept (the first of equal ranks, in hand order)."""
+        sets = np.zeros(self.cards.shape, bool)
+        for name, size in _ODD_CARD_SETS.items():
+            rows = self.category == CATEGORIES.index(name)
+            sets[rows] = self._sets(size)[rows]
+        ranks, _, _ = self._rank_counts
+        odd = ~sets
+        match = (
+            (self.category >= CATEGORIES.index(at_least))
+            & (self.category <= FOUR_OF_A_KIND)
+            & (self.category != STRAIGHT)
+            & (self.category != CATEGORIES.index("flush"))
+            & (self.category != CATEGORIES.index("full_house"))
+            & odd.any(axis=1)
+        )
+        drop = np.argmin(np.where(odd, ranks.astype(np.int16), 99), axis=1)
+        return match, match[:, None] & (np.arange(HAND_SIZE)[None, :] != drop[:, None])
 
     @cached_property
     def _fours(self) -> NDArray[np.int64]:

@@ -85,6 +85,10 @@ def _holding(condition: Condition) -> str:
             return _("Four cards to a straight that only one rank completes")
         case "joker":
             return _("The joker")
+        case "odd_card":
+            return _("%(hand)s or better up to four of a kind, with a card outside it") % {
+                "hand": category_name(condition.at_least or "pair")
+            }
         case "high_cards":
             return _("Cards of %(rank)s or higher (the joker counts as one)") % {
                 "rank": rank_name(rank or 2)
@@ -107,6 +111,7 @@ def _action(rule: Rule) -> str:
         "inside_straight": _("keep the four, exchange the fifth card"),
         "joker": _("keep the joker, exchange the other four"),
         "high_cards": _("keep them, exchange the rest"),
+        "odd_card": _("exchange the lowest card outside it"),
     }.get(rule.when.hand, _("exchange all five cards"))
 
 

@@ -27,7 +27,7 @@ FUN_ONLY_RULE = "trainer-fun-only"  # the trainer's stable refusal code: never o
 def advice(*, player_id: int, round_id: int, box: int) -> dict[str, Any]:
     """Every option of `box`'s decision with its expected value in original antes, best first."""
     round_ = (
-        Round.objects.filter(pk=round_id, game=Game.JOKER_DRAW, player_id=player_id)
+        Round.objects.filter(pk=round_id, table__game=Game.JOKER_DRAW, player_id=player_id)
         .select_related("table")
         .first()
     )

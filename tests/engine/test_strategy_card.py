@@ -66,6 +66,24 @@ def test_high_cards_keep_one_to_four_cards_of_the_rank_or_higher(text, rank, kep
     assert held(Condition("high_cards", min_rank=rank), text) == kept
 
 
+@pytest.mark.parametrize(
+    ("text", "at_least", "kept"),
+    [
+        ("Kh 4c Kd 9s 7d", "pair", ["Kh", "Kd", "9s", "7d"]),  # the lowest odd card goes
+        ("Kh 4c JK 9s 7d", "pair", ["Kh", "JK", "9s", "7d"]),  # the joker pairs the king
+        ("8c 8d 8h Ad 2s", "pair", ["8c", "8d", "8h", "Ad"]),
+        ("8c 8d 8h Ad 2s", "four_of_a_kind", None),
+        ("6c 6d 6h 6s As", "four_of_a_kind", ["6c", "6d", "6h", "6s"]),
+        ("5c 5d 9h 9s Qd", "two_pair", ["5c", "5d", "9h", "9s"]),
+        ("5c 5d 9h 9s 9d", "pair", None),  # a full house has no odd card
+        ("2c 5d 8h Ts Kc", "pair", None),
+        ("9c Tc Jc Qc Kc", "pair", None),
+    ],
+)
+def test_the_odd_card_holding_exchanges_the_lowest_card_outside_the_sets(text, at_least, kept):
+    assert held(Condition("odd_card", at_least=at_least), text) == kept
+
+
 def test_high_cards_match_a_plain_count_on_random_hands():
     rng = random.Random(5)
     rows = np.array([rng.sample(range(len(ALL_CARDS)), 5) for _ in range(3000)], np.uint8)
@@ -89,7 +107,11 @@ CARD = {
         rule("high_cards", "exchange", min_rank="Q"),
         rule("any", "bet"),
     ],
-    "second": [rule("four_flush", "exchange"), rule("any", "bet")],
+    "second": [
+        rule("odd_card", "exchange", at_least="two_pair"),
+        rule("four_flush", "exchange"),
+        rule("any", "bet"),
+    ],
     "third": [rule("any", "fold")],
 }
 
@@ -116,6 +138,10 @@ def test_cards_with_the_new_holdings_round_trip_through_json():
                 "second": [rule("high_cards", "exchange", min_rank="Q"), rule("any", "bet")],
             },
             r"^second\[0\]\.do: 'high_cards' exchanges one to four cards.*JD-6",
+        ),
+        (
+            {"first": [rule("odd_card", "exchange", at_least="flush"), rule("any", "bet")]},
+            r"^first\[0\]\.when\.at_least: 'flush' is not one of pair",
         ),
         (
             {
@@ -164,6 +190,7 @@ def test_a_comparison_plays_both_on_the_laboratorys_decks():
     assert low < measured.difference < high
     assert measured.difference == pytest.approx(measured.first_rtp - measured.second_rtp, abs=1e-3)
     same = compare(BET, REFERENCE, REFERENCE, 3000, 8)
-    assert same.difference == 0 and same.difference_ci99 == (0.0, 0.0)
+    assert same.difference == 0
+    assert same.difference_ci99 == (0.0, 0.0)
     with pytest.raises(ValueError, match="^rounds"):
         compare(BET, REFERENCE, STAND, 1, 8)

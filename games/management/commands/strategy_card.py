@@ -39,7 +39,7 @@ class Command(BaseCommand):
         solution = best_play.solution_for(odds)
         if solution is None:
             raise CommandError(f"--paytable: the best play of {version} is not solved yet")
-        card = joker_draw_card.derive_card(solution, name=f"card of {version}")
+        card = joker_draw_card.derive_card(solution, odds, name=f"card of {version}")
         measured = joker_draw_card.compare(odds, card, solution, options["rounds"], options["seed"])
         report = {
             "rounds": measured.rounds,

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install run test bench lint constraints
+.PHONY: install run test test-fast bench lint constraints
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ run: install
 
 test: install
 	scripts/test.sh
+
+# The inner loop: the same checks, without the browser tests and the tests marked `slow`.
+test-fast: install
+	scripts/test.sh -m "not slow" --ignore=tests/browser
 
 # Every benchmark runs and prints its table; the target fails if any missed its goal.
 bench: install

@@ -4,6 +4,7 @@ The defaults suit a developer's machine only: with DEBUG off, SECRET_KEY and ALL
 must be given, or the process refuses to start.
 """
 
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -248,6 +249,9 @@ RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
 # (percentage points either side): about 100 million rounds give 0.02.
 RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=100_000_000)
 RTP_APPROVAL_MAX_SPREAD = env.float("RTP_APPROVAL_MAX_SPREAD", default=0.02)
+# A best-play run plays its first chunks, up to this many rounds, again by the reference
+# strategy: typical play's figure, shown beside best play's.
+RTP_TYPICAL_ROUNDS = env.int("RTP_TYPICAL_ROUNDS", default=10_000_000)
 # The bet band's top admits the published paytable at best play (about 99.7%, JD-14).
 RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.80"), "bonus": ("85.00", "99.50")}
 # Fewer settled boxes than this on a paytable version raise no RTP alert: too few to judge.
@@ -260,6 +264,13 @@ RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
 GAMING_DAY_STARTS_AT = env.str("GAMING_DAY_STARTS_AT", default="06:00")
 CASINO_TIME_ZONE = env.str("CASINO_TIME_ZONE", default=TIME_ZONE)
 GAMING_DAY_MIN_ROUNDS = env.int("GAMING_DAY_MIN_ROUNDS", default=30)
+
+# The house bankroll (HB-2, HB-3): the share of a currency's bankroll one player's rounds in
+# play, and one table's, may hold when the table's limits set none of their own; and the share
+# still available under which the pit's live page raises its alert.
+BANKROLL_PLAYER_PERCENT = Decimal(env.str("BANKROLL_PLAYER_PERCENT", default="2"))
+BANKROLL_TABLE_PERCENT = Decimal(env.str("BANKROLL_TABLE_PERCENT", default="25"))
+BANKROLL_ALERT_PERCENT = Decimal(env.str("BANKROLL_ALERT_PERCENT", default="20"))
 
 # Player protection: a play session ends once the player has staked nothing for this long; the
 # next stake starts a new one (and its reality checks count from there).

@@ -153,6 +153,25 @@ class TableLimits(MakerCheckerChange):
         blank=True,
     )
 
+    # How much of the currency's house bankroll (available and reserved together, percent) the
+    # top payouts of one player's rounds in play, and of this table's, may hold at once
+    # (HB-2, HB-3): so that a few players cannot reserve the bankroll and lock the others out.
+    # Empty in versions from before the setting: the environment's defaults apply.
+    player_bankroll_percent = models.DecimalField(
+        verbose_name=_("most of the bankroll one player may hold (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
+    table_bankroll_percent = models.DecimalField(
+        verbose_name=_("most of the bankroll this table may hold (%)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
+
     # Seven-card stud (ST-1, ST-13).
     ante = money_field(verbose_name=_("ante"), null=True, blank=True)
     bring_in = money_field(verbose_name=_("bring-in"), null=True, blank=True)

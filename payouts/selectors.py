@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, QuerySet, Sum, Window
 from django.utils.translation import gettext_noop
@@ -47,6 +48,16 @@ class Bankroll:
     currency: str
     available: Decimal
     reserved: Decimal
+
+    @property
+    def total(self) -> Decimal:
+        return self.available + self.reserved
+
+    @property
+    def low(self) -> bool:
+        """Whether what is available has fallen under ``BANKROLL_ALERT_PERCENT`` of the whole:
+        the pit is alerted, since openings will soon be refused (HB-1)."""
+        return self.available * 100 < self.total * settings.BANKROLL_ALERT_PERCENT
 
 
 def bankrolls() -> dict[str, Bankroll]:

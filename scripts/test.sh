@@ -8,7 +8,9 @@ BIN=.venv/bin
 
 scratch="$(mktemp -d)"
 chmod 755 "$scratch"
+template=""
 cleanup() {
+  if [ -n "$template" ]; then kill "$template" 2>/dev/null || true; wait "$template" || true; fi
   "$BIN/python" scripts/services.py stop "$scratch"
   rm -rf "$scratch"
 }
@@ -28,9 +30,16 @@ export STATIC_ROOT="$scratch/static"
 "$BIN/python" manage.py collectstatic --noinput --verbosity 0
 "$BIN/python" scripts/messages.py compile >/dev/null
 
+# The test databases are copies of one migrated template (tests/fixtures/database.py): it is
+# built on the second core while the linters run on the first.
+"$BIN/python" -m tests.fixtures.database &
+template=$!
+
 echo "== ruff"; "$BIN/ruff" check . && "$BIN/ruff" format --check .
 echo "== mypy"; "$BIN/mypy" .
 echo "== import boundaries"; "$BIN/lint-imports"
+wait "$template"
+template=""
 if [ $# -gt 0 ]; then
   echo "== pytest"; "$BIN/pytest" -n 2 "$@"
 else

@@ -14,6 +14,7 @@ pytest.register_assert_rewrite("tests.fixtures")
 
 # In the order they build on each other (each module is registered before one that imports it).
 pytest_plugins = [
+    "tests.fixtures.database",
     "tests.fixtures.workers",
     "tests.fixtures.users",
     "tests.fixtures.tables",

@@ -31,6 +31,8 @@ LIMIT_FIELDS = (
     "bet_rtp_max_percent",
     "bonus_rtp_min_percent",
     "bonus_rtp_max_percent",
+    "player_bankroll_percent",
+    "table_bankroll_percent",
 )
 DEFAULT_LIMITS: dict[str, Any] = {
     "min_ante": D("0.30"),
@@ -41,7 +43,7 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "boxes_per_round": 1,
     "decision_timeout_seconds": 60,
     "bet_rtp_min_percent": D("85.00"),
-    "bet_rtp_max_percent": D("99.50"),
+    "bet_rtp_max_percent": D("99.80"),  # the published paytable at best play (JD-14)
     "bonus_rtp_min_percent": D("85.00"),
     "bonus_rtp_max_percent": D("99.50"),
 }
@@ -106,6 +108,12 @@ def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
                 "The %(kind)s RTP band needs %(kind)s_rtp_min_percent below "
                 "%(kind)s_rtp_max_percent, at most 100 (JD-14)."
             ) % {"kind": kind}
+    for name, rule in (("player_bankroll_percent", "HB-2"), ("table_bankroll_percent", "HB-3")):
+        if v.get(name) is not None and v[name] > 100:
+            errors[name] = _("%(name)s is a share of the bankroll: at most 100 (%(rule)s).") % {
+                "name": name,
+                "rule": rule,
+            }
     if v["decision_timeout_seconds"] < MIN_TIMEOUT_SECONDS:
         errors["decision_timeout_seconds"] = _(
             "decision_timeout_seconds must be at least %(seconds)s."

@@ -27,7 +27,7 @@ from casino.faults import fault_point
 from games.engine import fairness, joker_draw
 from games.engine.cards import Card, parse_card
 from games.engine.joker_draw import Bet, Exchange, Fold, RuleViolation, Stake
-from games.joker_draw import sql
+from games.joker_draw import holds, sql
 from games.models import (
     UNFINISHED_ROUND_CONSTRAINT,
     BoxSettlement,
@@ -78,8 +78,6 @@ class RoundPlay:
 
 
 ACTIONS = ("fold", "bet", "exchange")
-# The house's own rule: a banked round opens only if the house bankroll covers its top payout.
-HOUSE_COVER_RULE = "HB-1"
 
 
 def open_round(
@@ -172,6 +170,17 @@ def open_round(
         live.table_changed(table_id)
         antes = sum((s.ante for s in stakes), Decimal(0))
         bonuses = sum((s.bonus or Decimal(0) for s in stakes), Decimal(0))
+        # The house's own rules: the bankroll covers the top payout (HB-1), and no player or
+        # table holds more than their share of it (HB-2, HB-3).
+        holds.check_hold(
+            player_id=player.pk,
+            table=table,
+            limits=rules.limits,
+            stakes=stakes,
+            hold=hold,
+            bet_odds=rules.bet_odds,
+            bonus_odds=rules.bonus_odds,
+        )
         accounts = game_accounts(player, table.currency)
         postings = [
             Posting(accounts.wallet, -(antes + bonuses)),
@@ -205,7 +214,7 @@ def open_round(
             raise RoundRefused(
                 _("The house cannot cover this round's top payout: play lower stakes."),
                 field="boxes",
-                rule=HOUSE_COVER_RULE,
+                rule=holds.HOUSE_COVER_RULE,
                 status=409,
             ) from None
         fault_point("round.opened")

@@ -69,7 +69,7 @@ from games.tables.hand_names import hand_name
 from games.tables.history import label_of
 from games.tables.replay import replay_round
 from games.tables.selectors import (
-    available_bankrolls,
+    holdings,
     live_tables,
     round_ledger_entries,
     top_payout,
@@ -166,8 +166,12 @@ def table_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _live_context() -> dict[str, Any]:
     houses = bankrolls()  # one read for the bankroll table and the tables' top payouts
-    available = {currency: house.available for currency, house in houses.items()}
-    return {"tables": live_tables(available), "bankrolls": houses.values()}
+    return {
+        "tables": live_tables(houses),
+        "bankrolls": houses.values(),
+        "holdings": holdings(houses),
+        "alert_percent": settings.BANKROLL_ALERT_PERCENT,
+    }
 
 
 @require_POST
@@ -318,7 +322,7 @@ def _limits_page(
     drafts = TableLimits.objects.filter(status=ChangeStatus.DRAFT).select_related(
         "table", "proposed_by", "bet_paytable", "bonus_paytable"
     )
-    available = available_bankrolls()
+    houses = bankrolls()
     by_table: dict[int, list[TableLimits]] = {}
     for draft in drafts.order_by("table_id", "number"):
         by_table.setdefault(draft.table_id, []).append(draft)
@@ -339,7 +343,7 @@ def _limits_page(
                 # A banked table's limits whose top payout the bankroll cannot cover are
                 # flagged before anyone approves them (HB-1).
                 "top_payouts": [
-                    top_payout(game_of(table.game), version, available) for version in versions
+                    top_payout(game_of(table.game), version, houses) for version in versions
                 ]
                 if game_of(table.game).banked
                 else None,
@@ -387,7 +391,22 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
         return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     response = redirect("staff:table", pk=draft.table_id)
-    top = top_payout(game_of(draft.table.game), draft, available_bankrolls())
+    top = top_payout(game_of(draft.table.game), draft, bankrolls())
+    if top is not None and top.over_share:
+        messages.warning(
+            request,
+            _(
+                "A round at the top of %(limits)s would hold %(amount)s %(currency)s, more than "
+                "the %(share)s %(currency)s one player may hold of the bankroll: such openings "
+                "are refused (HB-2). Lower the BONUS maximum or raise the player's share."
+            )
+            % {
+                "limits": draft,
+                "amount": top.amount,
+                "share": top.player_share,
+                "currency": draft.table.currency,
+            },
+        )
     if top is not None and top.uncovered:
         messages.warning(
             request,

@@ -52,6 +52,8 @@ LABELS: dict[str, Promise] = {
     "bet_rtp_max_percent": gettext_lazy("bet RTP maximum (%)"),
     "bonus_rtp_min_percent": gettext_lazy("BONUS RTP minimum (%)"),
     "bonus_rtp_max_percent": gettext_lazy("BONUS RTP maximum (%)"),
+    "player_bankroll_percent": gettext_lazy("most of the bankroll one player may hold (%)"),
+    "table_bankroll_percent": gettext_lazy("most of the bankroll this table may hold (%)"),
     "ante": gettext_lazy("ante"),
     "bring_in": gettext_lazy("bring-in"),
     "small_bet": gettext_lazy("small bet"),

@@ -14,7 +14,16 @@ from typing import Any
 from games.models import Game
 from games.tables.table_game import all_games, game_of
 
-OPTIONAL_FIELDS = frozenset({"rake_cap", "timeouts_to_sit_out", "sit_out_minutes"})
+# Empty, these take a default: the peer games' sitting out, the environment's bankroll shares.
+OPTIONAL_FIELDS = frozenset(
+    {
+        "rake_cap",
+        "timeouts_to_sit_out",
+        "sit_out_minutes",
+        "player_bankroll_percent",
+        "table_bankroll_percent",
+    }
+)
 MIN_TIMEOUT_SECONDS = 5
 
 

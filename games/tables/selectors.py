@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 from typing import TYPE_CHECKING, cast
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
@@ -26,7 +27,7 @@ from games.models import (
 from games.tables.alerts import CatchUpFailure, catch_up_failures
 from games.tables.table_game import Staked, TableGame, game_of
 from payouts.models import AccountKind, LedgerEntry
-from payouts.selectors import bankrolls
+from payouts.selectors import Bankroll
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -137,10 +138,10 @@ class LiveTable:
     """A banked table's top payout under its limits in force."""
 
 
-def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
+def live_tables(houses: dict[str, Bankroll]) -> list[LiveTable]:
     """Every table with its seated players, its rounds in progress (described without their
     cards, which stay secret until a round is over) and the house's takings today; a banked
-    table's top payout against the bankroll ``available`` by currency."""
+    table's top payout against the bankroll of its currency (``houses``)."""
     tables = list(Table.objects.order_by("game", "currency", "name"))
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seating in (
@@ -166,7 +167,7 @@ def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
                 ],
                 takings_today=takings.get(table.pk, Decimal("0.00")),
                 catch_up_failure=failures.get(table.pk),
-                top_payout=top_payout(game, limits, available) if limits else None,
+                top_payout=top_payout(game, limits, houses) if limits else None,
             )
         )
     return live
@@ -175,27 +176,94 @@ def live_tables(available: dict[str, Decimal]) -> list[LiveTable]:
 @dataclass(frozen=True)
 class TopPayout:
     """What one round at the top of a banked table's limits can cost the house (HB-1), and
-    whether that is more than the bankroll has available: such an opening would be refused,
-    so pit staff see the limits flagged."""
+    whether that is more than the bankroll has available, or than one player may hold of it
+    (HB-2): such an opening would be refused, so pit staff see the limits flagged."""
 
     amount: Decimal
     uncovered: bool
+    player_share: Decimal
+    """The most one player's rounds in play may hold under these limits, now."""
+
+    @property
+    def over_share(self) -> bool:
+        """The bankroll has it available, but one player may not hold it (HB-2); when it has
+        not, the pit is told that instead (HB-1)."""
+        return not self.uncovered and self.amount > self.player_share
 
 
-def available_bankrolls() -> dict[str, Decimal]:
-    """What the house bankroll can still put at risk, by currency."""
-    return {currency: bankroll.available for currency, bankroll in bankrolls().items()}
+def bankroll_shares(limits: TableLimits) -> tuple[Decimal, Decimal]:
+    """The percent of the bankroll one player's, and one table's, rounds in play may hold
+    (HB-2, HB-3): the limits' own, else the environment's."""
+    return (
+        limits.player_bankroll_percent or settings.BANKROLL_PLAYER_PERCENT,
+        limits.table_bankroll_percent or settings.BANKROLL_TABLE_PERCENT,
+    )
+
+
+def share_of(bankroll: Decimal, percent: Decimal) -> Decimal:
+    """``percent`` of ``bankroll``, rounded down to the cent: a share is never exceeded."""
+    return (bankroll * percent / 100).quantize(Decimal("0.01"), rounding=ROUND_FLOOR)
 
 
 def top_payout(
-    game: TableGame, limits: TableLimits, available: dict[str, Decimal]
+    game: TableGame, limits: TableLimits, houses: dict[str, Bankroll]
 ) -> TopPayout | None:
-    """The limits' top payout against the bankroll `available` in the table's currency; None
+    """The limits' top payout against the bankroll in the table's currency (``houses``); None
     for limits that are not a banked game's or whose paytables have no approved version."""
     amount = game.top_round_payout(limits)
     if amount is None:
         return None
-    return TopPayout(amount, amount > available.get(limits.table.currency, Decimal("0.00")))
+    zero = Decimal("0.00")
+    house = houses.get(limits.table.currency, Bankroll(limits.table.currency, zero, zero))
+    player_share = share_of(house.total, bankroll_shares(limits)[0])
+    return TopPayout(amount, amount > house.available, player_share)
+
+
+@dataclass(frozen=True)
+class Holding:
+    """What one table's, or one player's, rounds in play hold of the bankroll (HB-2, HB-3)."""
+
+    pk: int
+    name: str
+    currency: str
+    rounds: int
+    reserved: Decimal
+    percent: Decimal
+    """The share of the currency's whole bankroll (available and reserved), in percent."""
+
+
+def holdings(houses: dict[str, Bankroll]) -> dict[str, list[Holding]]:
+    """The holds of the rounds in play by table and by player (``"tables"``, ``"players"``),
+    largest first: what the shares of the bankroll cap, so the pit sees who is near one."""
+    in_play = Round.objects.filter(status=RoundStatus.DECIDING, house_hold__gt=0)
+    found: dict[str, list[Holding]] = {}
+    for key, pk, name in (
+        ("tables", "table_id", "table__name"),
+        ("players", "player_id", "player__username"),
+    ):
+        rows = (
+            in_play.values(pk, name, "table__currency")
+            .annotate(rounds=Count("pk"), reserved=Sum("house_hold"))
+            .order_by("-reserved", name)
+        )
+        found[key] = [
+            Holding(
+                row[pk],
+                row[name],
+                row["table__currency"],
+                row["rounds"],
+                row["reserved"],
+                _percent(row["reserved"], houses.get(row["table__currency"])),
+            )
+            for row in rows
+        ]
+    return found
+
+
+def _percent(amount: Decimal, house: Bankroll | None) -> Decimal:
+    if house is None or not house.total:
+        return Decimal("0.00")
+    return (amount * 100 / house.total).quantize(Decimal("0.01"))
 
 
 def takings_today() -> dict[int, Decimal]:

@@ -20,6 +20,7 @@ from tests.fixtures.users import make_user
 HANDS = 4
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_three_players_play_drawmaha_hands_over_http(live_server, pit, pit2, settings):
     settings.DRAWMAHA_HAND_PAUSE_SECONDS = 1  # the three sit down before the first hand

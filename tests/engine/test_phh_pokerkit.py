@@ -122,6 +122,7 @@ def outcomes() -> list[tuple[HandHistory, Replay[StudState] | None, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_pokerkit_hands_replay_to_pokerkit_stacks_or_are_refused_by_a_named_rule(outcomes):
     tally = Counter(outcome for *_, outcome in outcomes)
     assert len(outcomes) == HANDS
@@ -135,6 +136,7 @@ def test_pokerkit_hands_replay_to_pokerkit_stacks_or_are_refused_by_a_named_rule
     }
 
 
+@pytest.mark.slow
 def test_replayed_pokerkit_hands_cover_the_cases_pokerkit_writes(outcomes):
     """Among the hands that replay: eight players, the common card (``d db``), hands shown early
     with players all in (five or six cards), a muck of a hand that could win, untrimmed antes."""

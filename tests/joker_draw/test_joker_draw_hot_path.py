@@ -40,7 +40,10 @@ PROTECTION = 2
 # The table (key-share locked) with the ids of the limits and paytables in force read in one
 # statement, the next nonce taken from the player's seed pair, the round and its first events
 # in one statement, the ledger's two (lock and read references; write everything).
-OPEN = SERVICE + 5 + PROTECTION
+# The bankroll's shares (HB-2, HB-3) take two more: the currency's lock, then the bankroll and
+# the holds of the player's and the table's rounds in play read in one statement, which must
+# come after the lock to see what the openings before it committed.
+OPEN = SERVICE + 5 + 2 + PROTECTION
 # The round locked with its table and decision timeout (a late decision is refused on it), the
 # events and the round's new state in one statement, the ledger's two; a paid exchange or a
 # bet passes the protection too.

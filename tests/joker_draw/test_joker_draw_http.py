@@ -42,6 +42,7 @@ class Player:
             return json.loads(response.read())
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_hundreds_of_rounds_over_http_replay_and_balance(
     live_server, player, pit, pit2, default_paytables

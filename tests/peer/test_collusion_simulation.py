@@ -213,6 +213,7 @@ def session(seed: int, colluders: tuple[Strategy, Strategy]) -> list[HandRead]:
     return hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("colluders", "caught_by", "seeds"),
     [

@@ -241,7 +241,7 @@ def _grow(
     return chosen, float(current.sum())
 
 
-DERIVED_ROUNDS = 200_000  # rounds of best play whose later decisions the card learns from
+DERIVED_ROUNDS = 100_000  # rounds of best play whose later decisions the card learns from
 
 
 def derive_card(
@@ -254,9 +254,9 @@ def derive_card(
     seed: int = 1,
 ) -> Strategy:
     """The strategy card of a solved best play: the first decision learnt over the hands `rows`
-    (colex; every seventh hand of the deck by default), the later ones over the hands the best
+    (colex; every thirteenth hand of the deck by default), the later ones over the hands the best
     play reaches on `rounds` rounds; each only as far as the decision before it exchanges."""
-    rows = np.arange(0, len(hand_index().cards), 7) if rows is None else np.asarray(rows)
+    rows = np.arange(0, len(hand_index().cards), 13) if rows is None else np.asarray(rows)
     later = _reached(solution, bet_paytable, rounds, seed)
     stages = [derive_stage(_values(solution, 0, rows), tolerance)]
     for stage in (1, 2):

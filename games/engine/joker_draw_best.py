@@ -647,6 +647,10 @@ class Solution:
     def _hand_values(self) -> NDArray[np.float64]:
         return hand_bet_values(self.values)
 
+    def own_bet_values(self, rows: NDArray[np.int64]) -> NDArray[np.float64]:
+        """g of the hands `rows` (colex) with their own five cards the only ones seen."""
+        return self._hand_values[rows]
+
     def first_values(self, rows: NDArray[np.int64]) -> NDArray[np.float64]:
         """Every first-decision option's value (columns as ``_first_options``) of hands by colex."""
         return _first_options(self._sums, self._hand_values, rows)

@@ -47,6 +47,12 @@ Conditions (``when``) speak the dealer's language (JD-9); each says which cards 
                     complete to a straight
 ``inside_straight`` four cards that exactly one rank completes     those four (JD-9.5)
                     (inside, A-2-3-4, J-Q-K-A)
+``joker``           the joker                                      the joker
+``odd_card``        one pair, two pair, three or four of a kind    all but the lowest card
+                    [of category ``at_least`` or better] with a    outside the sets
+                    card outside its sets
+``high_cards``      one to four cards of ``min_rank`` or higher,   those cards
+                    the joker counting as one
 ``any``             every hand                                     nothing (JD-9.6)
 =================== ============================================== ==========================
 
@@ -55,7 +61,9 @@ holds several sets of four of the kind, the one that makes the highest hand of t
 more card is kept, ties going as the live engine breaks them (JD-9). Actions (``do``): ``bet``
 (twice the current ante), ``fold``, and ``exchange``, which discards every card the condition
 does not keep: at ``first`` it must discard 1 to 5 cards (not ``made``, JD-5), at ``second``
-exactly one (``two_pair`` and the four-card draws, JD-6); ``third`` has no exchange (JD-7).
+exactly one (``two_pair`` and the four-card draws, JD-6; not ``high_cards``, whose count
+depends on the hand); ``third`` has no exchange (JD-7). ``joker`` and ``high_cards`` are
+the player's strategy card's words (``games.engine.joker_draw_card``), not the dealer's.
 
 The dealer's JD-9 draw is the same machinery: ``DEALER_DRAW`` lists its conditions in rule order
 and the first that matches says what the dealer keeps (tested against ``dealer_discards``).
@@ -101,6 +109,7 @@ from numpy.typing import NDArray
 from games.engine.cards import ALL_CARDS, RANKS
 from games.engine.hands import (
     CATEGORIES,
+    FOUR_OF_A_KIND,
     PAIR,
     STRAIGHT,
     STRAIGHT_FLUSH,
@@ -131,6 +140,9 @@ HAND_CONDITIONS = (
     "four_flush",
     "open_straight",
     "inside_straight",
+    "joker",
+    "high_cards",
+    "odd_card",
     "any",
 )
 OUTCOMES = ("folded", "no_game", "dealer_wins", "box_wins", "push")
@@ -141,9 +153,18 @@ BLOCK_ROUNDS = 1 << 17  # rounds played at once: about 100 MB of arrays at most
 _JOKER = len(ALL_CARDS) - 1
 _SETS = {"pair": (PAIR, 2), "two_pair": (TWO_PAIR, 2), "three_of_a_kind": (THREE_OF_A_KIND, 3)}
 _FOUR_KINDS = ("four_flush", "open_straight", "inside_straight")
-_KEPT = {"made": 5, "three_of_a_kind": 3, "two_pair": 4, "pair": 2, "any": 0} | dict.fromkeys(
-    _FOUR_KINDS, 4
-)
+# The hands with cards outside their sets, and the size of their sets (the odd-card holding).
+_ODD_CARD_SETS = {"pair": 2, "two_pair": 2, "three_of_a_kind": 3, "four_of_a_kind": 4}
+_KEPT = {
+    "made": 5,
+    "three_of_a_kind": 3,
+    "two_pair": 4,
+    "pair": 2,
+    "joker": 1,
+    "high_cards": None,
+    "odd_card": 4,  # one to four, as the hand holds them
+    "any": 0,
+} | dict.fromkeys(_FOUR_KINDS, 4)
 # A strength's first tie-break rank (games.engine.hands): of the pair, the trips, the top pair.
 _TOP_RANK_SHIFT = 16
 _ROYAL = STRAIGHT_FLUSH << 4 | 14  # strength >> 16 of the ace-high straight flush (HR-10)
@@ -162,7 +183,8 @@ class Condition:
     min_rank: int | None = None  # sets: the lowest rank of the (higher) set, 2..14
 
     @property
-    def kept(self) -> int:
+    def kept(self) -> int | None:
+        """How many cards the condition keeps; None when it depends on the hand."""
         return _KEPT[self.hand]
 
 
@@ -259,9 +281,16 @@ def _rules_from_table(stage: str, index: int, rules: Any) -> tuple[Rule, ...]:
 
 
 def _check_exchange(where: str, index: int, condition: Condition) -> None:
-    discarded = HAND_SIZE - condition.kept
     if index == 2:
         raise ValueError(f"{where}: the third decision is fold or bet only (JD-7)")
+    if condition.kept is None:  # keeps one to four: an exchange of the first decision only
+        if index == 1:
+            raise ValueError(
+                f"{where}: '{condition.hand}' exchanges one to four cards; "
+                "the second exchange is of exactly one card (JD-6)"
+            )
+        return
+    discarded = HAND_SIZE - condition.kept
     if index == 0 and discarded == 0:
         raise ValueError(f"{where}: '{condition.hand}' keeps all five cards (JD-5: 1 to 5)")
     if index == 1 and discarded != 1:
@@ -279,8 +308,8 @@ def _condition_from_table(where: str, when: Any) -> Condition:
         raise ValueError(f"{where}.hand: {hand!r} is not one of {', '.join(HAND_CONDITIONS)}")
     allowed = (
         {"hand"}
-        | {"made": {"at_least"}}.get(hand, set())
-        | ({"min_rank"} if hand in _SETS else set())
+        | ({"at_least"} if hand in ("made", "odd_card") else set())
+        | ({"min_rank"} if hand in _SETS or hand == "high_cards" else set())
     )
     extra = sorted(set(when) - allowed)
     if extra:
@@ -288,7 +317,13 @@ def _condition_from_table(where: str, when: Any) -> Condition:
     at_least = when.get("at_least")
     if hand == "made" and at_least not in CATEGORIES:
         raise ValueError(f"{where}.at_least: {at_least!r} is not one of {', '.join(CATEGORIES)}")
+    if hand == "odd_card" and at_least is not None and at_least not in _ODD_CARD_SETS:
+        raise ValueError(
+            f"{where}.at_least: {at_least!r} is not one of {', '.join(_ODD_CARD_SETS)}"
+        )
     min_rank = when.get("min_rank")
+    if hand == "high_cards" and min_rank is None:
+        raise ValueError(f"{where}.min_rank: 'high_cards' needs the lowest rank it keeps")
     if min_rank is not None:
         if not isinstance(min_rank, str) or len(min_rank) != 1 or min_rank not in RANKS:
             raise ValueError(f"{where}.min_rank: {min_rank!r} is not a rank letter of {RANKS}")
@@ -465,6 +500,16 @@ class Hands:
             if condition.min_rank is not None:
                 match &= self.top_rank >= condition.min_rank
             return match, self._sets(size)
+        if condition.hand == "joker":
+            joker = self.cards == _JOKER
+            return joker.any(axis=1), joker
+        if condition.hand == "odd_card":
+            return self._odd_card(condition.at_least or "pair")
+        if condition.hand == "high_cards":
+            ranks, _, _ = self._rank_counts
+            high = (ranks < 0) | (ranks + 2 >= (condition.min_rank or 0))
+            held = high.sum(axis=1)
+            return (held >= 1) & (held < HAND_SIZE), high
         return self._best_four(condition.hand)
 
     @cached_property
@@ -485,6 +530,26 @@ class Hands:
         short = (count == size - 1) & has_joker[:, None]
         top_short = np.where(short, ranks, -1).max(axis=1)
         return (count >= size) | (short & (ranks == top_short[:, None])) | (ranks < 0)
+
+    def _odd_card(self, at_least: str) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Hands of `at_least` or better up to four of a kind with a card outside their sets;
+        all but the lowest such card are kept (the first of equal ranks, in hand order)."""
+        sets = np.zeros(self.cards.shape, bool)
+        for name, size in _ODD_CARD_SETS.items():
+            rows = self.category == CATEGORIES.index(name)
+            sets[rows] = self._sets(size)[rows]
+        ranks, _, _ = self._rank_counts
+        odd = ~sets
+        match = (
+            (self.category >= CATEGORIES.index(at_least))
+            & (self.category <= FOUR_OF_A_KIND)
+            & (self.category != STRAIGHT)
+            & (self.category != CATEGORIES.index("flush"))
+            & (self.category != CATEGORIES.index("full_house"))
+            & odd.any(axis=1)
+        )
+        drop = np.argmin(np.where(odd, ranks.astype(np.int16), 99), axis=1)
+        return match, match[:, None] & (np.arange(HAND_SIZE)[None, :] != drop[:, None])
 
     @cached_property
     def _fours(self) -> NDArray[np.int64]:

@@ -14,6 +14,7 @@ from casino.http.pagination import NewestRoundsFirst
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.whole_numbers import whole_number
 from games.joker_draw import services as joker_draw
+from games.joker_draw import trainer
 from games.joker_draw.serializers import OpenRoundSerializer, RoundActionSerializer, round_json
 from games.joker_draw.services import BoxRequest
 from games.models import Game
@@ -93,3 +94,21 @@ class JokerDrawRoundActions(APIView):
             cards=data["cards"],
         )
         return Response(round_json(play.round, request.user, state=play.state))
+
+
+class JokerDrawTrainer(APIView):
+    """On play-money tables, the value of each option of the player's own deciding box."""
+
+    permission_classes = PLAYERS_ACT
+    renderer_classes = JSON_ONLY
+
+    @extend_schema(
+        parameters=[OpenApiParameter("box", int, required=True)],
+        responses={200: dict},
+        summary="Trainer: every option's expected value for the player's deciding box (FUN)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        box = whole_number(request.query_params.get("box"))
+        if box is None:
+            raise ValidationError({"box": [_("box must be a box number.")]})
+        return Response(trainer.advice(player_id=acting_user(request).pk, round_id=pk, box=box))

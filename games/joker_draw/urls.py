@@ -12,4 +12,9 @@ urlpatterns = [
         api.JokerDrawRoundActions.as_view(),
         name="joker-draw-round-actions",
     ),
+    path(
+        "joker-draw/rounds/<int:pk>/trainer/",
+        api.JokerDrawTrainer.as_view(),
+        name="joker-draw-round-trainer",
+    ),
 ]

@@ -25,7 +25,7 @@ from casino.frame import plays_at_tables
 from casino.http import tokens
 from casino.http.permissions import acting_user
 from casino.whole_numbers import whole_number
-from games.joker_draw import explain
+from games.joker_draw import explain, strategy_card
 from games.joker_draw.selectors import dealt_cards, no_game_odds_in_force, paytables_in_force
 from games.joker_draw.serializers import round_json
 from games.models import Game, Round, Table, TableLimits
@@ -108,7 +108,9 @@ RULES_SLUGS: dict[str, str] = {game: slug for slug, game in RULES.items()}
 
 
 def rules(request: HttpRequest, game: str) -> HttpResponse:
-    """A game's rules in our own words, open to anyone: nothing on them is secret."""
+    """A game's rules in our own words, open to anyone: nothing on them is secret. Joker draw's
+    page adds the strategy card of the bet paytable in force at each table the visitor may
+    see, or at the one table of ``?table=``."""
     if game not in RULES:
         raise Http404("No such game.")
     context: dict[str, Any] = {"label": Game(RULES[game]).label, "rules": RULES_SLUGS}
@@ -117,6 +119,16 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
         no_game = no_game_odds_in_force()
         context["no_game"] = no_game[0] if len(no_game) == 1 else None
         context["no_game_odds"] = ", ".join(explain.odds(odds) for odds in no_game)
+        tables = selectors.tables_for(request.user, game=Game.JOKER_DRAW)
+        if "table" in request.GET:
+            tables = tables.filter(pk=whole_number(request.GET["table"]) or 0)
+            if not tables:
+                raise Http404("No such table.")
+        context["cards"] = strategy_card.cards_in_force(
+            (table.name, limits)
+            for table in tables
+            if (limits := _limits_in_force(table)) is not None
+        )
     return render(request, f"play/rules/{RULES[game]}.html", context)
 
 

@@ -78,6 +78,11 @@ def _ranks(rank: int) -> str:
     return names[rank]
 
 
+def rank_name(rank: int, *, several: bool = False) -> str:
+    """A rank (2..14) in words: one card of it ("Jack"), or `several` ("jacks")."""
+    return _ranks(rank) if several else _rank(rank)
+
+
 def named(category: str, ranks: Sequence[int]) -> str:
     """A hand of ``category`` (``hands.CATEGORIES``) whose deciding ranks are ``ranks``, highest
     first: also a part hand, such as a stud player's three cards on third street."""

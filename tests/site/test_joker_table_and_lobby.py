@@ -126,7 +126,8 @@ def test_a_newly_approved_paytable_version_is_the_one_shown(
 
 def test_the_table_links_its_rules_and_shows_the_seed_commitment_field(player, joker_table):
     page = signed_in(player).get(f"/play/joker-draw/{joker_table.pk}/").content.decode()
-    assert 'href="/play/rules/joker-draw/"' in page
+    # The rules page shows the strategy card of this table's bet paytable.
+    assert f'href="/play/rules/joker-draw/?table={joker_table.pk}"' in page
     assert 'id="seed-commitment"' in page  # FS-2: filled from /api/v1/me/seeds/
     assert 'id="client-seed"' in page
     assert 'role="status" aria-live="polite"' in page  # results are announced

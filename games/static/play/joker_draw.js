@@ -177,6 +177,37 @@
 
   // The table page -----------------------------------------------------------------------------
 
+  /* The trainer (play-money tables only): each option of the deciding box with its expected
+     result in antes, as the API reckons it from the box's own cards. It never acts. */
+  function trainerPanel(roundsUrl) {
+    const panel = document.getElementById("trainer");
+    if (!panel) return () => {};
+    const toggle = document.getElementById("trainer-toggle");
+    const list = document.getElementById("trainer-options");
+    let latest = null;
+    const optionText = (option) => {
+      const ev = interpolate(gettext("%(ev)s antes"), { ev: (option.ev > 0 ? "+" : "") + option.ev.toFixed(3) }, true);
+      if (option.action === "bet") return `${gettext("Bet")}: ${ev}`;
+      if (option.action === "fold") return `${gettext("Fold")}: ${ev}`;
+      const kept = option.keep.length ? option.keep.join(" ") : gettext("nothing");
+      return `${interpolate(gettext("Exchange, keeping %(cards)s"), { cards: kept }, true)}: ${ev}`;
+    };
+    async function refresh() {
+      list.replaceChildren();
+      const round = latest;
+      if (!toggle.checked || !round || round.state !== "deciding" || !round.to_act) return;
+      try {
+        const advice = await window.casinoApi.request("GET", `${roundsUrl}${round.id}/trainer/?box=${round.to_act.box}`);
+        if (latest !== round) return;  // the round moved on meanwhile
+        list.replaceChildren(...advice.options.slice(0, 8).map((option) => h("li", {}, optionText(option))));
+      } catch (error) {
+        list.replaceChildren(h("li", { class: "error" }, error.message));
+      }
+    }
+    toggle.addEventListener("change", refresh);
+    return (round) => { latest = round; refresh(); };
+  }
+
   function tablePage(root) {
     const api = window.casinoApi;
     const tableId = Number(root.dataset.table);
@@ -188,6 +219,7 @@
     const view = document.getElementById("round-view");
     let current = null;
     let drawn = null;
+    const trainer = trainerPanel(root.dataset.roundsUrl);
 
     async function showBalance() {
       const wallets = await api.request("GET", root.dataset.walletsUrl);
@@ -218,6 +250,7 @@
       if (!round) return;
       view.replaceChildren(roundView(round, round.state === "deciding" ? act : null, root.dataset.recallUrl));
       keepFocus(hadFocus);
+      trainer(round);
     }
 
     // The seed pair's hash, shown before the stake, with the next nonce (FS-2).

@@ -205,6 +205,42 @@ def return_sums(kind: str) -> list[ReturnSums]:
         return [ReturnSums(*row) for row in cursor.fetchall()]
 
 
+@dataclass(frozen=True)
+class DecisionSums:
+    """One table's boxes on one bet paytable version that were judged against best play: what
+    they staked (S), what the table paid them net (P) and what their decisions should have
+    returned net (E), with the sums of D = P - E and D^2 and the boxes' original antes."""
+
+    table_id: int
+    paytable_version_id: int
+    boxes: int
+    staked: Decimal
+    paid: Decimal
+    expected: Decimal
+    difference: Decimal
+    difference_squared: Decimal
+    antes: Decimal
+
+
+def decision_sums() -> list[DecisionSums]:
+    """Per table and bet paytable version, the sums of the boxes assessed against best play."""
+    query = """
+        SELECT table_id, bet_paytable_version_id, count(*), sum(s), sum(p), sum(e),
+            sum(p - e), sum((p - e) * (p - e)), sum(a)
+        FROM (
+            SELECT box.table_id, box.bet_paytable_version_id,
+                box.ante_staked + box.bet_staked AS s, box.ante_result + box.bet_result AS p,
+                play.expected_result AS e, play.base_ante AS a
+            FROM games_boxsettlement AS box
+            JOIN games_boxplay AS play ON play.settlement_id = box.id
+        ) AS boxes
+        GROUP BY table_id, bet_paytable_version_id ORDER BY table_id, bet_paytable_version_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(query)
+        return [DecisionSums(*row) for row in cursor.fetchall()]
+
+
 def latest_rtp_observations() -> list[RtpObservation]:
     """The newest observation of each table, paytable version and kind, alerts first."""
     newest = (

@@ -606,6 +606,7 @@ def rtp(request: HttpRequest) -> HttpResponse:
         "observations": latest_rtp_observations(),
         "alerts": rtp_alerts(),
         "min_boxes": settings.RTP_OBSERVATION_MIN_BOXES,
+        "model_error": settings.BEST_PLAY_MODEL_ERROR_ANTES,
     }
     # An observation started on demand: the page follows its task until it ends.
     task_id = request.GET.get("task", "")

@@ -67,7 +67,7 @@ def test_each_player_given_away_per_round_and_the_advantage_players_rounds(judge
 
 
 def test_the_staff_api_lists_the_same_figures(judged, pit):
-    ann, ben = judged
+    ann, _ben = judged
     rows = {row["player"]: row for row in api_client(pit).get(API).json()}
     assert rows["ann"]["per_ante"] == "0.0100"
     assert rows["ann"]["per_round"] == "0.0120"

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Sum
@@ -30,6 +31,7 @@ from games.engine.joker_draw import BoxStatus, from_json
 from games.engine.joker_draw_best import Option
 from games.joker_draw import best_play
 from games.models import EXPECTATION_PLACES, BoxPlay, BoxSettlement, RoundEvent
+from games.tables.hand_names import action_name
 from payouts.models import PaytableVersion
 
 BATCH = 2000  # boxes read and written at once
@@ -213,3 +215,38 @@ def rounds_of(player_id: int, currency: str, count: int) -> list[AssessedRound]:
         )
         for row in rows
     ]
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """One decision of a judged box, for the round's page: what was taken and what best play
+    takes, each in words with its value in original antes."""
+
+    box: int
+    decision: int
+    taken: str
+    taken_value: float
+    best: str
+    best_value: float
+
+
+def round_decisions(round_id: int) -> list[DecisionRow]:
+    """Every decision of the round's judged boxes, box by box."""
+    plays = BoxPlay.objects.filter(settlement__round=round_id).order_by("settlement__box")
+    return [
+        DecisionRow(
+            box,
+            decision["decision"],
+            _words(decision["taken"]),
+            decision["taken"]["ev"],
+            _words(decision["best"]),
+            decision["best"]["ev"],
+        )
+        for box, decisions in plays.values_list("settlement__box", "decisions")
+        for decision in decisions
+    ]
+
+
+def _words(option: dict[str, Any]) -> str:
+    name = action_name(option["action"])
+    return f"{name} ({' '.join(option['keep'])})" if option["keep"] else name

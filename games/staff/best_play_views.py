@@ -18,9 +18,9 @@ from games.joker_draw.box_play import (
     players_against_best_play,
     rounds_of,
 )
-from games.staff.views import READ_ROUNDS, requires
+from games.staff.views import READ_BOX_PLAY, READ_ROUNDS, requires
 
-READ_BEST_PLAY = ("games.view_boxplay", "games.view_boxsettlement", *READ_ROUNDS)
+READ_BEST_PLAY = (READ_BOX_PLAY, "games.view_boxsettlement", *READ_ROUNDS)
 ROUNDS_SHOWN = 20  # of each advantage player
 
 

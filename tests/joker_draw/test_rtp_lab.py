@@ -457,6 +457,7 @@ def test_actual_rtp_is_observed_beside_the_theoretical(
         Decimal("0.0001")
     )
     bonus = RtpObservation.objects.get(table=joker_table, kind=PaytableKind.BONUS)
-    assert bonus.assessed_boxes == 0 and bonus.decisions_rtp is None
+    assert bonus.assessed_boxes == 0
+    assert bonus.decisions_rtp is None
     assert bonus.theoretical_rtp == Decimal("95.7229")
     assert bonus.staked == Decimal("3.60")

@@ -40,8 +40,8 @@ _PLACES = Decimal(1).scaleb(-EXPECTATION_PLACES)
 
 def assess_boxes(limit: int | None = None) -> int:
     """Assess the settled boxes not yet assessed whose bet paytable has a solution, oldest
-    first (at most `limit`); returns how many were recorded. Safe to run twice at once: a box
-    assessed meanwhile keeps its first record."""
+    first (at most `limit`); returns how many it judged. Safe to run twice at once: a box
+    judged meanwhile keeps its first record."""
     done = 0
     for version_id in _waiting_versions():
         version = PaytableVersion.objects.get(pk=version_id)

@@ -250,6 +250,9 @@ RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
 # (percentage points either side): about 100 million rounds give 0.02.
 RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=100_000_000)
 RTP_APPROVAL_MAX_SPREAD = env.float("RTP_APPROVAL_MAX_SPREAD", default=0.02)
+# A best-play run plays its first chunks, up to this many rounds, again by the reference
+# strategy: typical play's figure, shown beside best play's.
+RTP_TYPICAL_ROUNDS = env.int("RTP_TYPICAL_ROUNDS", default=10_000_000)
 # The bet band's top admits the published paytable at best play (about 99.7%, JD-14).
 RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.80"), "bonus": ("85.00", "99.50")}
 # Fewer settled boxes than this on a paytable version raise no RTP alert: too few to judge.

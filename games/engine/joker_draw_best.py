@@ -44,14 +44,17 @@ import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache, cached_property
-from itertools import combinations
+from itertools import combinations, permutations
+from typing import Any
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from games.engine import joker_draw
 from games.engine.cards import ALL_CARDS, Card
 from games.engine.hands import (
     PAIR,
@@ -62,16 +65,25 @@ from games.engine.hands import (
 from games.engine.joker_draw import (
     DEALER_QUALIFIES_FROM_RANK,
     HAND_SIZE,
+    NO_GAME_LINE,
     ROYAL_FLUSH,
     Paytable,
     no_game_odds,
 )
-from games.engine.joker_draw_rtp import BET, EXCHANGE, FOLD, Hands, dealer_discards_batch
+from games.engine.joker_draw_rtp import (
+    BET,
+    EXCHANGE,
+    FOLD,
+    Hands,
+    dealer_discards_batch,
+    odds_scale,
+    ratio_spread99,
+)
 
 DECK = len(ALL_CARDS)
 JOKER = DECK - 1
 HANDS = math.comb(DECK, HAND_SIZE)
-SOLVER_VERSION = 1  # part of every solution's digest: a changed method never reuses old tables
+SOLVER_VERSION = 2  # part of every solution's digest: a changed method never reuses old tables
 # Codes of the first decision: 1..31 exchange the cards whose bits are set (bit i is the i-th
 # card of the hand in FS-1 order), then bet and fold. Second: exchange card 0..4, bet, fold.
 FIRST_BET, FIRST_FOLD = 32, 33
@@ -91,15 +103,28 @@ def colex(cards: NDArray[np.integer]) -> NDArray[np.int64]:
 @dataclass(frozen=True)
 class _HandIndex:
     """Every five-card hand, row i the hand of colex index i (ascending positions), its
-    strength and its level: the strength's place among every strength a hand can have."""
+    strength and its level (the strength's place among every strength a hand can have), and its
+    suit class: ``rep``, the colex index of the lowest hand a renaming of the suits makes of it,
+    and ``slot_map``, the slot in this hand of the card that is the rep's i-th (JD-14a: suits
+    never decide a hand's value, so a hand plays as its rep)."""
 
     cards: NDArray[np.uint8]
     strength: NDArray[np.int32]
     levels: NDArray[np.int32]  # the distinct strengths, ascending
     level: NDArray[np.int32]
+    rep: NDArray[np.int32]
+    slot_map: NDArray[np.uint8]
 
     def level_of(self, strength: NDArray[np.int32]) -> NDArray[np.int32]:
         return np.searchsorted(self.levels, strength).astype(np.int32)
+
+    @cached_property
+    def reps(self) -> NDArray[np.int64]:
+        """The colex indices of the reps, ascending."""
+        return np.unique(self.rep).astype(np.int64)
+
+
+_SUIT_RENAMINGS = np.array(list(permutations(range(4))), dtype=np.int64)
 
 
 @cache
@@ -109,7 +134,41 @@ def hand_index() -> _HandIndex:
     cards[colex(rows)] = rows
     strength = evaluate_batch(cards)
     levels = np.unique(strength)
-    return _HandIndex(cards, strength, levels, np.searchsorted(levels, strength).astype(np.int32))
+    rep = np.empty(HANDS, np.int32)
+    slot_map = np.empty((HANDS, HAND_SIZE), np.uint8)
+    _suit_classes(cards.astype(np.int64), _SUIT_RENAMINGS, _BINOMIAL, rep, slot_map)
+    level = np.searchsorted(levels, strength).astype(np.int32)
+    return _HandIndex(cards, strength, levels, level, rep, slot_map)
+
+
+@numba.njit(cache=True)
+def _suit_classes(cards, renamings, binomial, rep, slot_map):  # type: ignore[no-untyped-def]
+    """Each hand's rep under the 24 renamings of the suits (the joker keeps its place) and the
+    slots of this hand that become the rep's cards, in the rep's order."""
+    renamed = np.empty(HAND_SIZE, np.int64)
+    order = np.empty(HAND_SIZE, np.int64)
+    for row in range(cards.shape[0]):
+        best = -1
+        for renaming in range(renamings.shape[0]):
+            for slot in range(HAND_SIZE):
+                card = cards[row, slot]
+                renamed[slot] = (
+                    card if card == JOKER else (card & ~3) | renamings[renaming, card & 3]
+                )
+                # insertion sort of the slots by their renamed card
+                place = slot
+                while place > 0 and renamed[order[place - 1]] > renamed[slot]:
+                    order[place] = order[place - 1]
+                    place -= 1
+                order[place] = slot
+            index = 0
+            for place in range(HAND_SIZE):
+                index += binomial[renamed[order[place]], place + 1]
+            if best < 0 or index < best:
+                best = index
+                for place in range(HAND_SIZE):
+                    slot_map[row, place] = order[place]
+        rep[row] = best
 
 
 def _qualifies(strength: NDArray[np.int32]) -> NDArray[np.bool_]:
@@ -326,11 +385,33 @@ def bet_values(model: DealerModel, bet_paytable: Paytable) -> BetValues:
     odds = bet_odds_by_level(bet_paytable)
     q = float(no_game_odds(bet_paytable))
     base = _bet_values(model.none, odds, q)
-    single = _bet_values(model.single, odds, q) - base
+    # The dealer's odds do not depend on which suit was removed: each effect is averaged over
+    # its suit class, which takes sampling noise out and makes every hand play as its rep.
+    single = _by_class(_bet_values(model.single, odds, q) - base, _card_class)
     pair = _bet_values(model.pair, odds, q) - base
     pair -= np.array([single[a] + single[b] for a, b in PAIRS])
+    pair = _by_class(pair, lambda number: _pair_class(*PAIRS[number]))
     generic = _bet_values(model.none + model.generic, odds, q) - base
     return BetValues(base, single, np.vstack([pair, generic, np.zeros_like(base)]))
+
+
+def _card_class(card: int) -> int:
+    return card >> 2  # a rank, or 13 for the joker
+
+
+def _pair_class(a: int, b: int) -> tuple[int, int]:
+    return (_card_class(a), _card_class(b))
+
+
+def _by_class(effects: NDArray[np.float64], key: Callable[[int], object]) -> NDArray[np.float64]:
+    """Each row replaced by the mean of the rows of its class."""
+    classes: dict[object, list[int]] = {}
+    for row in range(len(effects)):
+        classes.setdefault(key(row), []).append(row)
+    averaged = np.empty_like(effects)
+    for rows in classes.values():
+        averaged[rows] = effects[rows].mean(axis=0)
+    return averaged
 
 
 def exact_bet_value(
@@ -346,25 +427,22 @@ def exact_bet_value(
 # The solution ---------------------------------------------------------------------------------
 
 
-def _hand_bet_values(values: BetValues) -> NDArray[np.float64]:
-    """g of every hand with its own five cards as the only ones seen, by colex index."""
+def hand_bet_values(values: BetValues) -> NDArray[np.float64]:
+    """g of every hand with its own five cards as the only ones seen, by colex index: counted
+    for the reps, which every other hand of a suit class shares."""
     index = hand_index()
-    cards = index.cards.astype(np.int64)
-    return np.concatenate(
-        [
-            values.of(index.level[start : start + (1 << 18)], cards[start : start + (1 << 18)])
-            for start in range(0, HANDS, 1 << 18)
-        ]
-    )
+    reps = index.reps
+    of_reps = values.of(index.level[reps], index.cards[reps].astype(np.int64))
+    return of_reps[np.searchsorted(reps, index.rep)]
 
 
 def _second_decision(
-    values: BetValues, hand_values: NDArray[np.float64], rows: slice
+    values: BetValues, hand_values: NDArray[np.float64], rows: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
-    """The value of the second decision (total ante 2) for the hands of `rows`, their own cards
-    the only ones seen, and its best code: exchange one card (its value the average over the
-    48 unseen cards of the third decision, max(-3, 3g), the discarded card seen too), bet (2g)
-    or fold (-2); the first best in that order (JD-6, JD-7)."""
+    """The value of the second decision (total ante 2) for the hands of `rows` (colex indices),
+    their own cards the only ones seen, and its best code: exchange one card (its value the
+    average over the 48 unseen cards of the third decision, max(-3, 3g), the discarded card
+    seen too), bet (2g) or fold (-2); the first best in that order (JD-6, JD-7)."""
     index = hand_index()
     hands = np.ascontiguousarray(index.cards[rows], dtype=np.int64)
     value = np.empty(len(hands))
@@ -449,14 +527,35 @@ def _second_kernel(  # type: ignore[no-untyped-def]
 def _subset_sums(second: NDArray[np.float64]) -> list[NDArray[np.float64]]:
     """For every card subset T of 0..5 cards (by size, then colex index): the sum of the
     second decision's value over every hand containing T."""
-    cards = hand_index().cards.astype(np.int64)
-    sums = []
-    for size in range(HAND_SIZE + 1):
-        total = np.zeros(math.comb(DECK, size))
-        for columns in combinations(range(HAND_SIZE), size):
-            subset = colex(cards[:, list(columns)]) if size else np.zeros(HANDS, np.int64)
-            total += np.bincount(subset, weights=second, minlength=len(total))
-        sums.append(total)
+    sums = [np.zeros(math.comb(DECK, size)) for size in range(HAND_SIZE + 1)]
+    _add_subsets(hand_index().cards.astype(np.int64), second, _BINOMIAL, *sums)
+    return sums
+
+
+@numba.njit(cache=True)
+def _add_subsets(cards, second, binomial, s0, s1, s2, s3, s4, s5):  # type: ignore[no-untyped-def]
+    sums = (s0, s1, s2, s3, s4, s5)
+    for row in range(cards.shape[0]):
+        value = second[row]
+        for mask in range(1 << HAND_SIZE):
+            index = 0
+            size = 0
+            for slot in range(HAND_SIZE):
+                if mask >> slot & 1:
+                    size += 1
+                    index += binomial[cards[row, slot], size]
+            if size == 0:
+                s0[0] += value
+            elif size == 1:
+                s1[index] += value
+            elif size == 2:
+                s2[index] += value
+            elif size == 3:
+                s3[index] += value
+            elif size == 4:
+                s4[index] += value
+            else:
+                s5[index] += value
     return sums
 
 
@@ -494,9 +593,12 @@ def _first_options(
 
 
 def paytable_digest(bet_paytable: Paytable, model: DealerModel) -> str:
-    """What a solution belongs to: the bet lines (the no-game line included, JD-11a), the dealer
-    model and the solver's method; a solution is used only for the digest it was made for."""
-    lines = sorted((line, str(Fraction(odds))) for line, odds in bet_paytable.items())
+    """What a solution belongs to: the bet lines and the no-game odds (JD-11a: a paytable without
+    the line pays 2:3, the same as one that says so), the dealer model and the solver's method; a
+    solution is used only for the digest it was made for."""
+    lines = sorted(
+        (line, str(Fraction(odds))) for line, odds in bet_paytable.items() if line != NO_GAME_LINE
+    )
     text = repr((SOLVER_VERSION, lines, str(no_game_odds(bet_paytable)), model.entries))
     return hashlib.sha256(text.encode() + model.none.tobytes()).hexdigest()
 
@@ -527,7 +629,7 @@ class Solution:
 
     @cached_property
     def _hand_values(self) -> NDArray[np.float64]:
-        return _hand_bet_values(self.values)
+        return hand_bet_values(self.values)
 
     def first_values(self, rows: NDArray[np.int64]) -> NDArray[np.float64]:
         """Every first-decision option's value (columns as ``_first_options``) of hands by colex."""
@@ -594,11 +696,8 @@ class Solution:
         rows = colex(np.take_along_axis(cards, order, axis=1))
         discard_sorted = np.zeros(cards.shape, bool)
         if stage == 0:
-            code = self.first_code[rows]
-            action = np.select([code == FIRST_FOLD, code == FIRST_BET], [FOLD, BET], EXCHANGE)
-            bits = np.where(code < FIRST_BET, code, 0)[:, None]
-            discard_sorted = (bits >> np.arange(HAND_SIZE)) & 1 == 1
-        elif stage == 1:
+            return first_decision(hands.cards, self.first_code[rows])
+        if stage == 1:
             code = self.second_code[rows]
             action = np.select([code == SECOND_FOLD, code == SECOND_BET], [FOLD, BET], EXCHANGE)
             discard_sorted = (code[:, None] == np.arange(HAND_SIZE)) & (action == EXCHANGE)[:, None]
@@ -609,13 +708,15 @@ class Solution:
         return action.astype(np.int8), discard
 
     def to_bytes(self) -> bytes:
+        """The reps' values and decisions: every other hand's follow from its rep's."""
+        reps = hand_index().reps
         buffer = io.BytesIO()
         np.savez_compressed(
             buffer,
             digest=np.array(self.digest),
-            second_value=self.second_value,
-            second_code=self.second_code,
-            first_code=self.first_code,
+            second_value=self.second_value[reps],
+            second_code=self.second_code[reps],
+            first_code=self.first_code[reps],
         )
         return buffer.getvalue()
 
@@ -629,13 +730,27 @@ class Solution:
                     f"digest: this best-play table was solved for {stored[:12]}, "
                     f"not for this paytable ({digest[:12]})"
                 )
-            return cls(
+            return assemble(
                 digest,
                 values,
                 arrays["second_value"],
                 arrays["second_code"],
                 arrays["first_code"],
             )
+
+
+def first_decision(
+    hands: NDArray[np.integer], codes: NDArray[np.integer]
+) -> tuple[NDArray[np.int8], NDArray[np.bool_]]:
+    """The laboratory's actions and discards (in each hand's own order) for first-decision
+    codes, whose bits name cards in ascending FS-1 order."""
+    order = np.argsort(hands, axis=1)
+    codes = np.asarray(codes, dtype=np.int64)
+    action = np.select([codes == FIRST_FOLD, codes == FIRST_BET], [FOLD, BET], EXCHANGE)
+    bits = np.where(codes < FIRST_BET, codes, 0)[:, None]
+    discard = np.zeros(hands.shape, bool)
+    np.put_along_axis(discard, order, (bits >> np.arange(HAND_SIZE)) & 1 == 1, axis=1)
+    return action.astype(np.int8), discard
 
 
 def _sorted_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -645,40 +760,57 @@ def _sorted_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
     return hand
 
 
-CHUNK_HANDS = 1 << 18  # the second decision of this many hands is one chunk of work
+CHUNK_REPS = 1 << 15  # the second decision of this many suit classes is one chunk of work
+
+
+def chunk_count() -> int:
+    return -(-len(hand_index().reps) // CHUNK_REPS)
 
 
 def second_decision_chunk(
-    values: BetValues, hand_values: NDArray[np.float64], start: int
+    values: BetValues, hand_values: NDArray[np.float64], index: int
 ) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
-    """The second decision's values and codes of the hands from `start`, ``CHUNK_HANDS`` of them
-    (fewer at the end): one unit of work, for a worker."""
-    stop = min(start + CHUNK_HANDS, HANDS)
-    parts = [
-        _second_decision(values, hand_values, slice(row, min(row + 16384, stop)))
-        for row in range(start, stop, 16384)
-    ]
-    return (
-        np.concatenate([value for value, _ in parts]).astype(np.float32),
-        np.concatenate([code for _, code in parts]),
-    )
+    """The second decision's values and codes of chunk `index` of the reps (``CHUNK_REPS`` of
+    them, fewer at the end): one unit of work, for a worker."""
+    reps = hand_index().reps[index * CHUNK_REPS : (index + 1) * CHUNK_REPS]
+    value, code = _second_decision(values, hand_values, reps)
+    return value.astype(np.float32), code
+
+
+def _broadcast_codes(rep_codes: NDArray[np.integer], first: bool) -> NDArray[np.uint8]:
+    """Every hand's code from its rep's: the rep's slots renamed to this hand's (``slot_map``)."""
+    index = hand_index()
+    codes = np.asarray(rep_codes, dtype=np.int64)[np.searchsorted(index.reps, index.rep)]
+    slot_map = index.slot_map.astype(np.int64)
+    if first:
+        bits = np.where(codes < FIRST_BET, codes, 0)
+        mapped = np.zeros(HANDS, np.int64)
+        for slot in range(HAND_SIZE):
+            mapped |= ((bits >> slot) & 1) << slot_map[:, slot]
+        return np.where(codes < FIRST_BET, mapped, codes).astype(np.uint8)
+    slot = np.take_along_axis(slot_map, np.minimum(codes, HAND_SIZE - 1)[:, None], axis=1)[:, 0]
+    return np.where(codes < HAND_SIZE, slot, codes).astype(np.uint8)
 
 
 def assemble(
     digest: str,
     values: BetValues,
-    second_value: NDArray[np.float32],
-    second_code: NDArray[np.uint8],
+    rep_value: NDArray[np.float32],
+    rep_second: NDArray[np.uint8],
+    rep_first: NDArray[np.uint8] | None = None,
 ) -> Solution:
-    """The solution from every hand's second decision: the first decision of every hand."""
-    partial = Solution(digest, values, second_value, second_code, np.zeros(0, np.uint8))
-    first_code = np.concatenate(
-        [
-            np.argmax(partial.first_values(np.arange(row, min(row + 65536, HANDS))), axis=1)
-            for row in range(0, HANDS, 65536)
-        ]
-    ).astype(np.uint8)
-    return Solution(digest, values, second_value, second_code, first_code)
+    """The solution from every rep's second decision (and first, when already known): every
+    hand's decisions, and the first decision where it is not known."""
+    index = hand_index()
+    second_value = np.asarray(rep_value, np.float32)[np.searchsorted(index.reps, index.rep)]
+    second_code = _broadcast_codes(rep_second, first=False)
+    if rep_first is None:
+        partial = Solution(digest, values, second_value, second_code, np.zeros(0, np.uint8))
+        rep_first = np.argmax(partial.first_values(index.reps), axis=1).astype(np.uint8)
+    solution = Solution(
+        digest, values, second_value, second_code, _broadcast_codes(rep_first, first=True)
+    )
+    return solution
 
 
 def solve(
@@ -691,18 +823,72 @@ def solve(
     | None = None,
 ) -> Solution:
     """The best play of `bet_paytable` against `model`; `run` maps the chunk function over the
-    chunks' starts (in-process by default; a caller may spread them over workers)."""
+    chunks' indices (in-process by default; a caller may spread them over workers)."""
     values = bet_values(model, bet_paytable)
-    hand_values = _hand_bet_values(values)
-    starts = range(0, HANDS, CHUNK_HANDS)
+    hand_values = hand_bet_values(values)
 
-    def chunk(start: int) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
-        return second_decision_chunk(values, hand_values, start)
+    def chunk(index: int) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+        return second_decision_chunk(values, hand_values, index)
 
-    parts = run(chunk, starts) if run else [chunk(start) for start in starts]
+    chunks = range(chunk_count())
+    parts = run(chunk, chunks) if run else [chunk(index) for index in chunks]
     return assemble(
         paytable_digest(bet_paytable, model),
         values,
         np.concatenate([value for value, _ in parts]),
         np.concatenate([code for _, code in parts]),
     )
+
+
+def engine_check(
+    solution: Solution, bet_paytable: Paytable, rounds: int, seed: int
+) -> tuple[float, tuple[float, float]]:
+    """The solution's game RTP (percent, with its 99% interval) played through the live
+    engine's own round code (``joker_draw.start_round`` and ``apply``), one box on fresh decks: a check of the laboratory's simulator, not a second copy of it."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    ante = Decimal(odds_scale(bet_paytable, {}))  # every payment whole (JD-2); RTP has no unit
+    sums = [Fraction(0)] * 5  # returned, staked, returned^2, staked^2, returned*staked
+    for _ in range(rounds):
+        deck = [ALL_CARDS[i] for i in rng.permutation(DECK)]
+        state, _events = joker_draw.start_round(
+            deck, [joker_draw.Stake(1, ante)], bet_paytable=bet_paytable, bonus_paytable={}
+        )
+        while state.to_act is not None:
+            box = state.to_act
+            seen = {*box.initial_cards, *box.cards, *_drawn(state)}
+            if box.exchanges == 0:
+                option = solution.first_options(box.cards)[0]
+            else:
+                option = solution.later_options(box.cards, seen, box.exchanges)[0]
+            if option.action == "exchange":
+                action: joker_draw.Action = joker_draw.Exchange(
+                    1, tuple(card for card in box.cards if card not in option.keep)
+                )
+            elif option.action == "bet":
+                action = joker_draw.Bet(1)
+            else:
+                action = joker_draw.Fold(1)
+            state, _events = joker_draw.apply(state, action)
+        (result,) = state.results
+        final = state.boxes[0]
+        staked = Fraction(final.ante + (final.bet or 0))
+        returned = staked + Fraction(result.ante + result.bet)
+        for index, value in enumerate(
+            (returned, staked, returned**2, staked**2, returned * staked)
+        ):
+            sums[index] += value
+    rtp = sums[0] / sums[1]
+    spread = ratio_spread99(
+        rounds,
+        returned=sums[0],
+        staked=sums[1],
+        returned_sq=sums[2],
+        staked_sq=sums[3],
+        returned_staked=sums[4],
+    )
+    return float(rtp) * 100, ((float(rtp) - spread) * 100, (float(rtp) + spread) * 100)
+
+
+def _drawn(state: Any) -> list[Card]:
+    """The cards dealt from the deck after the deal: the one box's replacements so far."""
+    return list(state.deck[2 * HAND_SIZE : state.dealt])

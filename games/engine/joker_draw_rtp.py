@@ -113,9 +113,10 @@ from games.engine.hands import (
 from games.engine.joker_draw import (
     DEALER_QUALIFIES_FROM_RANK,
     HAND_SIZE,
-    NO_GAME_ODDS,
+    NO_GAME_LINE,
     ROYAL_FLUSH,
     Paytable,
+    no_game_odds,
 )
 
 STAGES = ("first", "second", "third")  # JD-5, JD-6, JD-7
@@ -603,13 +604,17 @@ def _qualifies(strength: NDArray[np.int32]) -> NDArray[np.bool_]:
 
 def odds_scale(bet_paytable: Paytable, bonus_paytable: Paytable) -> int:
     """The LCM of the denominators of every odds a round can pay (JD-11, JD-13, JD-14)."""
-    odds = [NO_GAME_ODDS, *_check_paytable(bet_paytable), *_check_paytable(bonus_paytable)]
+    odds = [
+        no_game_odds(bet_paytable),
+        *_check_paytable(bet_paytable),
+        *_check_paytable(bonus_paytable),
+    ]
     return math.lcm(*(Fraction(value).denominator for value in odds))
 
 
 def _check_paytable(paytable: Paytable) -> list[Fraction]:
     for line, odds in paytable.items():
-        if line not in CATEGORIES and line != ROYAL_FLUSH:
+        if line not in CATEGORIES and line not in (ROYAL_FLUSH, NO_GAME_LINE):
             raise ValueError(f"{line}: not a paytable line (JD-14)")
         if not isinstance(odds, Fraction | int) or odds < 0:
             raise ValueError(f"{line}: odds are a non-negative Fraction (JD-14), got {odds!r}")
@@ -700,7 +705,7 @@ def play_rounds(
         [outcome == FOLDED, outcome == NO_GAME, outcome == DEALER_WINS, outcome == BOX_WINS],
         [
             0,
-            int((3 + NO_GAME_ODDS) * scale),  # ante back and paid 2:3, bet back
+            int((3 + no_game_odds(bet_paytable)) * scale),  # ante back and paid, bet back
             0,
             4 * scale + 2 * bet_odds,  # ante back and paid 1:1, bet back and paid
         ],

@@ -10,11 +10,13 @@ dealer model itself is shipped data: it does not depend on any paytable.
 from __future__ import annotations
 
 import io
+import json
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from threading import Lock
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -23,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import joker_draw_best as best
+from games.engine import joker_draw_regret as regret
 from games.engine.cards import Card
 from games.engine.joker_draw import Paytable
 from payouts.models import BestPlayChunk, BestPlaySolution, RtpRunStatus
@@ -97,9 +100,6 @@ def start_solution(
     return solution
 
 
-CHUNKS = -(-best.HANDS // best.CHUNK_HANDS)
-
-
 def compute_chunk(solution_id: int, index: int, odds: Paytable) -> bool:
     """Solve one chunk of hands and store it; the chunk that completes the solution assembles
     it in the same transaction (as the RTP laboratory's last chunk merges its run). True when
@@ -109,9 +109,7 @@ def compute_chunk(solution_id: int, index: int, odds: Paytable) -> bool:
         return False
     values = best.bet_values(dealer_model(), odds)
     if not BestPlayChunk.objects.filter(solution=solution, index=index).exists():
-        value, code = best.second_decision_chunk(
-            values, _hand_values(values), index * best.CHUNK_HANDS
-        )
+        value, code = best.second_decision_chunk(values, _hand_values(values), index)
         buffer = io.BytesIO()
         np.savez(buffer, value=value, code=code)
         BestPlayChunk.objects.get_or_create(
@@ -122,7 +120,7 @@ def compute_chunk(solution_id: int, index: int, odds: Paytable) -> bool:
         if solution.status == RtpRunStatus.DONE:
             return False
         chunks = list(BestPlayChunk.objects.filter(solution=solution).order_by("index"))
-        if len(chunks) < CHUNKS:
+        if len(chunks) < best.chunk_count():
             return False
         parts = [np.load(io.BytesIO(bytes(chunk.data))) for chunk in chunks]
         solved = best.assemble(
@@ -140,7 +138,7 @@ def compute_chunk(solution_id: int, index: int, odds: Paytable) -> bool:
 
 
 def _hand_values(values: best.BetValues) -> np.ndarray:
-    return best._hand_bet_values(values)
+    return best.hand_bet_values(values)
 
 
 def solve_now(bet_paytable: Paytable, lines: dict[str, str]) -> best.Solution:
@@ -151,13 +149,49 @@ def solve_now(bet_paytable: Paytable, lines: dict[str, str]) -> best.Solution:
     record = start_solution(bet_paytable, lines)
     if record is None:  # a shipped file appeared meanwhile
         return solution_for(bet_paytable) or _missing(bet_paytable)
-    for index in range(CHUNKS):
+    for index in range(best.chunk_count()):
         compute_chunk(record.pk, index, bet_paytable)
     return solution_for(bet_paytable) or _missing(bet_paytable)
 
 
 def _missing(bet_paytable: Paytable) -> best.Solution:
     raise RuntimeError(f"the best play of {digest_of(bet_paytable)[:12]} could not be read back")
+
+
+def measure_regret(bet_paytable: Paytable, decisions: int, seed: int) -> dict[str, object]:
+    """The regret of these lines' solution on `decisions` sampled decisions per stage, counted
+    on a pool of dealer outcomes of its own seed (independent of the dealer model's), kept
+    with the solution when it is the database's."""
+    solution = solution_for(bet_paytable)
+    if solution is None:
+        raise ValueError("paytable: its best play is not solved yet")
+    pool = best.dealer_pool(1, seed)
+    measured = regret.measure(solution, pool, bet_paytable, decisions, seed)
+    BestPlaySolution.objects.filter(digest=solution.digest).update(regret=measured)
+    return measured
+
+
+def regret_of(digest: str) -> dict[str, object] | None:
+    """The measured regret of a solution: the database's, or the shipped one's."""
+    measured = (
+        BestPlaySolution.objects.filter(digest=digest).values_list("regret", flat=True).first()
+    )
+    if measured is None and shipped_notes(digest).is_file():
+        measured = json.loads(shipped_notes(digest).read_text()).get("regret")
+    return measured
+
+
+def shipped_notes(digest: str) -> Path:
+    """What is known of a shipped solution: its lines, measured regret and priced run."""
+    return SHIPPED / f"{digest}.json"
+
+
+def shipped_priced_run(digest: str) -> dict[str, Any] | None:
+    path = shipped_notes(digest)
+    if not path.is_file():
+        return None
+    priced: dict[str, Any] | None = json.loads(path.read_text()).get("priced_run")
+    return priced
 
 
 def first_advice(solution: best.Solution, cards: Sequence[Card]) -> dict[str, object]:

@@ -41,7 +41,7 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "boxes_per_round": 1,
     "decision_timeout_seconds": 60,
     "bet_rtp_min_percent": D("85.00"),
-    "bet_rtp_max_percent": D("99.50"),
+    "bet_rtp_max_percent": D("99.80"),  # the published paytable at best play (JD-14)
     "bonus_rtp_min_percent": D("85.00"),
     "bonus_rtp_max_percent": D("99.50"),
 }

@@ -8,8 +8,8 @@ over) or in-process (the ``rtp`` command's ``--in-process`` and the demo data); 
 result is the same.
 
 A bet paytable is priced at best play (``games.joker_draw.best_play``): a ``best`` run plays the
-solved best decisions on fresh rounds, and each of its chunks plays the same rounds again by the
-``reference`` strategy, the typical player, shown beside it. Pit staff may approve a bet paytable
+solved best decisions on fresh rounds, and its first chunks (``RTP_TYPICAL_ROUNDS`` rounds) play
+the same rounds again by the ``reference`` strategy, the typical player, shown beside it. Pit staff may approve a bet paytable
 version only once a finished best-play run of its current lines, with at least
 ``RTP_APPROVAL_MIN_ROUNDS`` rounds and a 99% interval no wider than ``RTP_APPROVAL_MAX_SPREAD``
 points either side, has the upper end of its interval inside the allowed band of every table that
@@ -212,7 +212,8 @@ def compute_chunk(run_id: int, index: int) -> bool:
     if not RtpChunk.objects.filter(run=run, index=index).exists():
         bet, bonus = odds_from_text(run.lines["bet"]), odds_from_text(run.lines.get("bonus", {}))
         tally = lab.simulate(bet, bonus, _run_player(run), run.chunk_size(index), seed)
-        if run.strategy_name == BEST:  # the same rounds, as a typical player plays them
+        if run.strategy_name == BEST and index * run.chunk_rounds < settings.RTP_TYPICAL_ROUNDS:
+            # The same rounds as a typical player plays them, on the run's first chunks.
             typical = lab.simulate(bet, bonus, lab.REFERENCE, run.chunk_size(index), seed).to_json()
     failure: Exception | None = None
     with transaction.atomic():
@@ -268,8 +269,13 @@ def _merge(run: RtpRun) -> None:
         raise RuntimeError(f"{run}: {len(chunks)} of {run.chunk_count} chunks are in")
     result = lab.summarize(_merged(chunk.tally for chunk in chunks)).to_json()
     if run.strategy_name == BEST:
-        typical = lab.summarize(_merged(chunk.typical_tally for chunk in chunks))
-        result["typical"] = {"game_rtp": typical.game_rtp, "game_ci99": list(typical.game_ci99)}
+        typical_chunks = [chunk for chunk in chunks if chunk.typical_tally is not None]
+        typical = lab.summarize(_merged(chunk.typical_tally for chunk in typical_chunks))
+        result["typical"] = {
+            "game_rtp": typical.game_rtp,
+            "game_ci99": list(typical.game_ci99),
+            "rounds": typical.rounds,
+        }
         regret = best_play.regret_of(run.strategy["digest"])
         if regret is not None:
             result["regret"] = regret
@@ -303,10 +309,65 @@ def run_in_process(run: RtpRun, progress: Callable[[int], None] | None = None) -
     return run
 
 
+def export_run(run: RtpRun) -> dict[str, Any]:
+    """A finished best-play run as data to ship beside its solution: every chunk's exact tallies,
+    so anyone can recompute any chunk from the seed and compare to the last unit."""
+    return {
+        "lines": run.lines["bet"],
+        "rounds": run.rounds,
+        "chunk_rounds": run.chunk_rounds,
+        "seed": run.seed,
+        "chunks": [
+            {"index": chunk.index, "tally": chunk.tally, "typical_tally": chunk.typical_tally}
+            for chunk in RtpChunk.objects.filter(run=run).order_by("index")
+        ],
+    }
+
+
+def shipped_run(version: PaytableVersion) -> RtpRun | None:
+    """The shipped best-play run of a shipped bet paytable's lines, recorded for this version
+    (the demo and a fresh installation need not simulate a hundred million rounds); None when
+    nothing shipped matches the version's lines or it is shorter than approval asks."""
+    if version.paytable.kind != PaytableKind.BET:
+        return None
+    odds = version.odds()
+    priced = best_play.shipped_priced_run(best_play.digest_of(odds))
+    if priced is None or priced["lines"] != odds_text(odds):
+        return None
+    if priced["rounds"] < settings.RTP_APPROVAL_MIN_ROUNDS:
+        return None
+    run = RtpRun.objects.create(
+        paytable_version=version,
+        bet_paytable_version=version,
+        lines={"bet": priced["lines"]},
+        strategy_name=BEST,
+        strategy={"digest": best_play.digest_of(odds)},
+        rounds=priced["rounds"],
+        chunk_rounds=priced["chunk_rounds"],
+        seed=priced["seed"],
+    )
+    RtpChunk.objects.bulk_create(
+        RtpChunk(
+            run=run,
+            index=chunk["index"],
+            seed=str(lab.chunk_seed(run.seed, chunk["index"])),
+            rounds=run.chunk_size(chunk["index"]),
+            tally=chunk["tally"],
+            typical_tally=chunk["typical_tally"],
+        )
+        for chunk in priced["chunks"]
+    )
+    return finish_run(run.pk)
+
+
 def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:
     """The run approval needs, just long enough, simulated here: best play for a bet paytable
-    (solving its lines here if nobody has), the reference strategy beside a BONUS paytable."""
+    (solving its lines here if nobody has; the shipped run where one matches and no seed is
+    asked for), the reference strategy beside a BONUS paytable."""
     if version.paytable.kind == PaytableKind.BET:
+        shipped = shipped_run(version) if seed is None else None
+        if shipped is not None:
+            return shipped
         odds = version.odds()
         best_play.solve_now(odds, odds_text(odds))
         run = start_run(

@@ -12,6 +12,7 @@ from celery import group, shared_task
 from django.db import InterfaceError, OperationalError
 
 from casino.faults import fault_point
+from games.engine import joker_draw_best as best
 from games.joker_draw import best_play, box_play, rtp_lab, rtp_monitor
 from games.joker_draw import services as joker_draw
 from games.joker_draw.selectors import overdue_rounds
@@ -65,7 +66,7 @@ def dispatch_rtp_run(run_id: int) -> None:
         if waiting is not None:
             # Solve first; the solution's last chunk hands this run on (compute_best_play_chunk).
             group(
-                compute_best_play_chunk.si(waiting.pk, index) for index in range(best_play.CHUNKS)
+                compute_best_play_chunk.si(waiting.pk, index) for index in range(best.chunk_count())
             ).apply_async()
             return
     group(compute_rtp_chunk.si(run.pk, index) for index in range(run.chunk_count)).apply_async()

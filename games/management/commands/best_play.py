@@ -21,7 +21,7 @@ from games.engine import joker_draw_best as best
 from games.engine.cards import parse_cards
 from games.joker_draw import best_play, rtp_lab
 from games.joker_draw.paytable_selectors import version_named
-from payouts.models import PaytableKind
+from payouts.models import PaytableKind, RtpRun
 
 
 class Command(BaseCommand):
@@ -39,6 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--regret", type=int, help="measure the regret on N decisions a stage")
         parser.add_argument("--seed", type=int, default=1, help="seed of the regret's sample")
         parser.add_argument("--ship", action="store_true", help="write the shipped solution file")
+        parser.add_argument("--ship-run", type=int, help="ship this finished best-play RTP run too")
         parser.add_argument("--dealer-model", help="build the dealer model into this file")
         parser.add_argument("--draws", type=int, default=8, help="the dealer model's draws")
 
@@ -63,13 +64,23 @@ class Command(BaseCommand):
                 f"--paytable: the best play of {version} is not solved yet; add --solve "
                 "(or let the workers solve it: the RTP laboratory's best-play run does)"
             )
-        if options["ship"]:
-            path = best_play.shipped_file(solution.digest)
-            path.write_bytes(solution.to_bytes())
-            self.stdout.write(f"written: {path}")
+        regret = None
         if options["regret"]:
             regret = best_play.measure_regret(odds, options["regret"], options["seed"])
             self.stdout.write(json.dumps(regret, indent=2))
+        if options["ship"]:
+            path = best_play.shipped_file(solution.digest)
+            path.write_bytes(solution.to_bytes())
+            path_notes = best_play.shipped_notes(solution.digest)
+            notes = json.loads(path_notes.read_text()) if path_notes.is_file() else {}
+            notes["lines"] = rtp_lab.odds_text(odds)
+            if regret is not None:
+                notes["regret"] = regret
+            if options["ship_run"]:
+                run = RtpRun.objects.get(pk=options["ship_run"], strategy_name=rtp_lab.BEST)
+                notes["priced_run"] = rtp_lab.export_run(run)
+            best_play.shipped_notes(solution.digest).write_text(json.dumps(notes, indent=2))
+            self.stdout.write(f"written: {path} and its notes")
         if options["cards"]:
             self.stdout.write(json.dumps(self._advice(solution, options)))
 

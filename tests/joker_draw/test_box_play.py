@@ -36,6 +36,7 @@ from tests.fixtures.joker_draw import stacked_deck
 from tests.fixtures.tables import joker_draw_limits
 
 D = Decimal
+ANTE = D("0.30")  # JD-2: the default limits' ante step
 pytestmark = pytest.mark.django_db
 
 
@@ -95,11 +96,9 @@ def test_a_decision_the_rules_do_not_offer_is_refused(solution):
 
 
 def _play(monkeypatch, player, table, deck, *decisions):
-    """One round of one box of 1.00 on a stacked deck, decided as `decisions` say."""
+    """One round of one box of 0.30 on a stacked deck, decided as `decisions` say."""
     monkeypatch.setattr(fairness, "deck_order", lambda *args, **kwargs: deck)
-    opened = joker_draw_service.open_round(
-        player=player, table=table, boxes=[BoxRequest(1, D("1.00"))]
-    )
+    opened = joker_draw_service.open_round(player=player, table=table, boxes=[BoxRequest(1, ANTE)])
     for action, cards in decisions:
         joker_draw_service.act(
             player=player, round_id=opened.round.pk, box=1, action=action, cards=cards
@@ -127,15 +126,15 @@ def test_each_settled_box_is_judged_once_from_its_hand_history(
     assert box_play.assess_boxes() == 2
     assert box_play.assess_boxes() == 0  # once per box, whoever runs it again
     play = BoxPlay.objects.get(settlement=folded)
-    assert play.expected_result == D("-1.000000")
+    assert play.expected_result == -ANTE
     first = solution.first_options(parse_cards("2c 7d 9h Js 4c"))
-    assert play.loss == pytest.approx(D(repr(first[0].ev + 1)), abs=D("0.000001"))
+    assert float(play.loss) == pytest.approx(0.3 * (first[0].ev + 1), abs=1e-6)
     assert play.decisions[0]["taken"] == {"action": "fold", "keep": [], "ev": -1.0}
     play = BoxPlay.objects.get(settlement=drew)
     assert [d["taken"]["action"] for d in play.decisions] == ["exchange", "exchange", "bet"]
     third = solution.later_options(parse_cards("9h Js Qh Qd 9c"), parse_cards("2c 7d 4c 3s"), 2)
     bet = next(option for option in third if option.action == "bet")
-    assert float(play.expected_result) == pytest.approx(bet.ev, abs=1e-6)
+    assert float(play.expected_result) == pytest.approx(0.3 * bet.ev, abs=1e-6)
 
 
 def test_boxes_of_a_paytable_nobody_has_solved_wait(joker_table, player, pit, monkeypatch):
@@ -176,9 +175,9 @@ def _best_action(solution: Solution, box: joker_draw.Box, seen: list[Card]) -> j
 
 
 def _settled_round(table, player, version, solution, deck, pays) -> None:
-    """Three boxes of 1.00 played best on `deck`, the engine settling by `pays` while the
+    """Three boxes of 0.30 played best on `deck`, the engine settling by `pays` while the
     round names `version`: recorded as the service records a settled round."""
-    stakes = [Stake(box, D("1.00")) for box in (1, 2, 3)]
+    stakes = [Stake(box, ANTE) for box in (1, 2, 3)]
     state, events = joker_draw.start_round(deck, stakes, bet_paytable=pays, bonus_paytable={})
     round_ = Round.objects.create(
         table=table,
@@ -203,18 +202,18 @@ def _settled_round(table, player, version, solution, deck, pays) -> None:
     sql.save_round(round_, events, start=0, actor_id=None, settlements=records)
 
 
-ROUNDS = 150  # of three boxes at each table
+ROUNDS = 60  # of three boxes at each table
 
 
 def test_the_monitor_catches_a_table_that_pays_a_line_wrong_although_its_players_play_best(
     three_box_table, default_paytables, bet_version, solution, player, pit, pit2, settings
 ):
-    # JD-14: the version pays two pair 1:1; the crooked table's settlement pays it 3:1.
-    settings.RTP_OBSERVATION_MIN_BOXES = 300
+    # JD-14: the version pays two pair 1:1; the crooked table's settlement pays it 5:1.
+    settings.RTP_OBSERVATION_MIN_BOXES = 3 * ROUNDS
     crooked = _second_table(pit, pit2, default_paytables)
     odds = bet_version.odds()
     assert odds["two_pair"] == 1
-    wrong = {**odds, "two_pair": Fraction(3)}
+    wrong = {**odds, "two_pair": Fraction(5)}
     rng = random.Random(27)
     for _ in range(ROUNDS):
         deck = rng.sample(ALL_CARDS, len(ALL_CARDS))
@@ -244,7 +243,7 @@ def test_the_interval_is_widened_by_the_dealer_models_error(
     narrow = next(o for o in observe_rtp() if o.kind == PaytableKind.BET)
     settings.BEST_PLAY_MODEL_ERROR_ANTES = 0.5
     wide = next(o for o in observe_rtp() if o.kind == PaytableKind.BET)
-    # Twelve boxes of one ante staked 0.5 * 12 = 6.00 more either side, over what they staked.
+    # Twelve boxes of 0.30: the interval widens by (0.5 - 0.005) * 3.60 either side.
     staked = sum(b.ante_staked + b.bet_staked for b in BoxSettlement.objects.all())
-    widened = (D("6") - D("0.06")) / staked * 100
+    widened = D("0.495") * 12 * ANTE / staked * 100
     assert wide.decisions_high - narrow.decisions_high == pytest.approx(widened, abs=D("0.0002"))

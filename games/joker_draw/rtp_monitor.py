@@ -10,10 +10,10 @@ so its actual RTP is compared with what the decisions its players actually took 
 returned (``games.joker_draw.box_play``): the sum, over the boxes judged against best play, of
 the value of each box's closing decision given the cards it had seen. What the table paid them
 minus that sum has mean zero when the table pays as its paytable says, whatever the players'
-skill; its 99% interval comes from the boxes' spread, widened by the dealer model's own
-systematic error (``BEST_PLAY_MODEL_ERROR_ANTES`` per box, about 0.005 antes), so a table that
-pays correctly raises no alert however many boxes it settles. An alert means the table paid
-outside that interval. Beside it stand the paytable's best-play band and its typical-play
+skill; its 99% interval comes from the rounds' spread (a round's boxes share the dealer),
+widened by the dealer model's own systematic error (``BEST_PLAY_MODEL_ERROR_ANTES`` per box,
+about 0.005 antes), so a table that pays correctly raises no alert however many boxes it
+settles. An alert means the table paid outside that interval. Beside it stand the paytable's best-play band and its typical-play
 (reference strategy) figure, from the laboratory's best-play run.
 """
 
@@ -103,9 +103,9 @@ def _against_decisions(taken: DecisionSums) -> dict[str, object]:
     should have returned, with its 99% interval; ``outside`` when the actual lies outside it
     over enough boxes."""
     staked = taken.staked
-    if taken.boxes < 2 or staked <= 0:
+    if taken.rounds < 2 or staked <= 0:
         return {"assessed_boxes": taken.boxes}
-    n = taken.boxes
+    n = taken.rounds  # the spread is the rounds': a round's boxes share the dealer's hand
     mean = taken.difference / n
     variance = max((taken.difference_squared - n * mean * mean) / (n - 1), Decimal(0))
     half = (
@@ -114,12 +114,13 @@ def _against_decisions(taken: DecisionSums) -> dict[str, object]:
     )
     expected = staked + taken.expected
     return {
-        "assessed_boxes": n,
+        "assessed_boxes": taken.boxes,
         "assessed_rtp": _percent((staked + taken.paid) / staked),
         "decisions_rtp": _percent(expected / staked),
         "decisions_low": _percent(max(expected - half, Decimal(0)) / staked),
         "decisions_high": _percent((expected + half) / staked),
-        "outside": n >= settings.RTP_OBSERVATION_MIN_BOXES and abs(taken.difference) > half,
+        "outside": taken.boxes >= settings.RTP_OBSERVATION_MIN_BOXES
+        and abs(taken.difference) > half,
     }
 
 

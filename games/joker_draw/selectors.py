@@ -209,7 +209,8 @@ def return_sums(kind: str) -> list[ReturnSums]:
 class DecisionSums:
     """One table's boxes on one bet paytable version that were judged against best play: what
     they staked (S), what the table paid them net (P) and what their decisions should have
-    returned net (E), with the sums of D = P - E and D^2 and the boxes' original antes."""
+    returned net (E), their original antes, and per round (a round's boxes share the dealer's
+    hand, so they are not independent) the sums of D = P - E and D^2."""
 
     table_id: int
     paytable_version_id: int
@@ -220,21 +221,24 @@ class DecisionSums:
     difference: Decimal
     difference_squared: Decimal
     antes: Decimal
+    rounds: int
 
 
 def decision_sums() -> list[DecisionSums]:
     """Per table and bet paytable version, the sums of the boxes assessed against best play."""
     query = """
-        SELECT table_id, bet_paytable_version_id, count(*), sum(s), sum(p), sum(e),
-            sum(p - e), sum((p - e) * (p - e)), sum(a)
+        SELECT table_id, version, sum(boxes), sum(s), sum(p), sum(e), sum(p - e),
+            sum((p - e) * (p - e)), sum(a), count(*)
         FROM (
-            SELECT box.table_id, box.bet_paytable_version_id,
-                box.ante_staked + box.bet_staked AS s, box.ante_result + box.bet_result AS p,
-                play.expected_result AS e, play.base_ante AS a
+            SELECT box.table_id, box.bet_paytable_version_id AS version, count(*) AS boxes,
+                sum(box.ante_staked + box.bet_staked) AS s,
+                sum(box.ante_result + box.bet_result) AS p,
+                sum(play.expected_result) AS e, sum(play.base_ante) AS a
             FROM games_boxsettlement AS box
             JOIN games_boxplay AS play ON play.settlement_id = box.id
-        ) AS boxes
-        GROUP BY table_id, bet_paytable_version_id ORDER BY table_id, bet_paytable_version_id
+            GROUP BY box.round_id, box.table_id, box.bet_paytable_version_id
+        ) AS rounds
+        GROUP BY table_id, version ORDER BY table_id, version
     """
     with connection.cursor() as cursor:
         cursor.execute(query)

@@ -208,12 +208,12 @@ ROUNDS = 60  # of three boxes at each table
 def test_the_monitor_catches_a_table_that_pays_a_line_wrong_although_its_players_play_best(
     three_box_table, default_paytables, bet_version, solution, player, pit, pit2, settings
 ):
-    # JD-14: the version pays two pair 1:1; the crooked table's settlement pays it 10:1.
+    # JD-14: the version pays two pair 1:1; the crooked table's settlement pays it 20:1.
     settings.RTP_OBSERVATION_MIN_BOXES = 3 * ROUNDS
     crooked = _second_table(pit, pit2, default_paytables)
     odds = bet_version.odds()
     assert odds["two_pair"] == 1
-    wrong = {**odds, "two_pair": Fraction(10)}
+    wrong = {**odds, "two_pair": Fraction(20)}
     rng = random.Random(27)
     for _ in range(ROUNDS):
         deck = rng.sample(ALL_CARDS, len(ALL_CARDS))

@@ -13,8 +13,9 @@ minus that sum has mean zero when the table pays as its paytable says, whatever 
 skill; its 99% interval comes from the rounds' spread (a round's boxes share the dealer),
 widened by the dealer model's own systematic error (``BEST_PLAY_MODEL_ERROR_ANTES`` per box,
 about 0.005 antes), so a table that pays correctly raises no alert however many boxes it
-settles. An alert means the table paid outside that interval. Beside it stand the paytable's best-play band and its typical-play
-(reference strategy) figure, from the laboratory's best-play run.
+settles. An alert means the table paid outside that interval. Beside it stand the paytable's
+best-play band and its typical-play (reference strategy) figure, from the laboratory's
+best-play run.
 """
 
 from __future__ import annotations

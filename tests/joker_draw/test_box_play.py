@@ -202,7 +202,7 @@ def _settled_round(table, player, version, solution, deck, pays) -> None:
     sql.save_round(round_, events, start=0, actor_id=None, settlements=records)
 
 
-ROUNDS = 60  # of three boxes at each table
+ROUNDS = 150  # of three boxes at each table
 
 
 def test_the_monitor_catches_a_table_that_pays_a_line_wrong_although_its_players_play_best(

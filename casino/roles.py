@@ -23,6 +23,7 @@ _AUDITED_MODELS = (
     "games.round",
     "games.roundevent",
     "games.boxsettlement",
+    "games.boxplay",
     "games.seat",
     "games.settlementcorrection",
     "games.collusionalert",

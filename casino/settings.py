@@ -232,6 +232,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "payouts.tasks.nightly_ledger_report",
         "schedule": crontab(hour=3, minute=0),
     },
+    # Settled joker draw boxes judged against best play, off the rounds' path.
+    "assess-box-play": {"task": "games.tasks.assess_box_play", "schedule": 600.0},
     "nightly-rtp-observation": {
         "task": "games.tasks.observe_rtp",
         "schedule": crontab(hour=3, minute=30),
@@ -257,6 +259,13 @@ RTP_TYPICAL_ROUNDS = env.int("RTP_TYPICAL_ROUNDS", default=10_000_000)
 RTP_HOUSE_BAND_PERCENT = {"bet": ("85.00", "99.80"), "bonus": ("85.00", "99.50")}
 # Fewer settled boxes than this on a paytable version raise no RTP alert: too few to judge.
 RTP_OBSERVATION_MIN_BOXES = env.int("RTP_OBSERVATION_MIN_BOXES", default=1000)
+# Players against best play (games.joker_draw.box_play): the dealer model the expectations
+# come from errs by about this much per box, in original antes, and the nightly check widens its
+# interval by it; a player who gives away at most this many antes per original ante over at
+# least this many rounds is listed as an advantage player.
+BEST_PLAY_MODEL_ERROR_ANTES = env.float("BEST_PLAY_MODEL_ERROR_ANTES", default=0.005)
+BEST_PLAY_ADVANTAGE_MAX_LOSS = env.float("BEST_PLAY_ADVANTAGE_MAX_LOSS", default=0.02)
+BEST_PLAY_ADVANTAGE_MIN_ROUNDS = env.int("BEST_PLAY_ADVANTAGE_MIN_ROUNDS", default=200)
 
 # The gaming day of the auditors' report (games.tables.gaming_day): it starts at this time of
 # day in the casino's time zone and lasts until the same time next day. Fewer rounds than

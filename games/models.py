@@ -706,6 +706,54 @@ class BoxSettlement(models.Model):
         }
 
 
+EXPECTATION_PLACES = 6  # an expectation is not money: it keeps fractions of a cent
+
+
+def expectation_field(**kwargs: object) -> models.DecimalField:
+    return models.DecimalField(max_digits=24, decimal_places=EXPECTATION_PLACES, **kwargs)  # type: ignore[arg-type]
+
+
+@pgtrigger.register(
+    pgtrigger.Protect(
+        name="box_plays_are_immutable", operation=pgtrigger.Update | pgtrigger.Delete
+    ),
+)
+class BoxPlay(models.Model):
+    """How a settled joker draw box was played against best play, by the best-play solution of
+    its bet paytable version (games.joker_draw.box_play): written once, after the settlement.
+
+    ``expected_result`` is what the decisions taken should return, net of ante and bet (the
+    value of the option the box closed with, given every card it had seen); ``loss`` what the
+    decisions gave away against best play. Both in the currency, with fractions of a cent.
+    """
+
+    settlement = models.OneToOneField(
+        BoxSettlement,
+        verbose_name=_("box settlement"),
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="play",
+    )
+    base_ante = money_field(verbose_name=_("original ante"))
+    expected_result = expectation_field(verbose_name=_("expected result of the decisions"))
+    loss = expectation_field(verbose_name=_("given away against best play"))
+    # [{"decision": 1, "taken": {"action", "keep", "ev"}, "best": {...}}], values in antes.
+    decisions = models.JSONField(verbose_name=_("decisions"))
+    solution = models.CharField(verbose_name=_("best-play solution"), max_length=64)
+    assessed_at = models.DateTimeField(verbose_name=_("assessed at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("box play")
+        verbose_name_plural = _("box plays")
+        ordering = ("-settlement",)
+
+    def __str__(self) -> str:
+        return gettext("%(settlement)s: gave away %(loss)s") % {
+            "settlement": self.settlement,
+            "loss": self.loss,
+        }
+
+
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
 class SettlementCorrection(MakerCheckerChange):
     """A settled joker draw round's payout put right: what each box's player gets on top of the

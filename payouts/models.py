@@ -681,8 +681,10 @@ class BestPlayChunk(models.Model):
 class RtpObservation(models.Model):
     """Actual against theoretical RTP of one table and paytable version, as measured on a day.
 
-    ``alert`` is set when the theoretical value lies outside the 99% confidence interval of the
-    actual one: the table is returning something other than its paytable says it should.
+    ``alert`` is set when the table is returning something other than its paytable says it
+    should: for a BONUS paytable when the theoretical value lies outside the 99% confidence
+    interval of the actual one, for a bet paytable when the actual RTP lies outside the 99%
+    interval of what the decisions taken should have returned.
     """
 
     table = models.ForeignKey(
@@ -712,6 +714,35 @@ class RtpObservation(models.Model):
     )
     rtp_run = models.ForeignKey(
         RtpRun, verbose_name=_("RTP run"), null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # The bet game against the decisions taken (games.joker_draw.rtp_monitor): the boxes judged
+    # against best play, the RTP they had and the one their decisions should have returned,
+    # with the 99% interval the actual must lie in; and the paytable's best-play band and
+    # typical (reference strategy) figure from its best-play run.
+    assessed_boxes = models.PositiveIntegerField(verbose_name=_("boxes assessed"), default=0)
+    assessed_rtp = models.DecimalField(
+        verbose_name=_("actual RTP of the boxes assessed (%)"),
+        max_digits=9,
+        decimal_places=4,
+        null=True,
+    )
+    decisions_rtp = models.DecimalField(
+        verbose_name=_("RTP of the decisions taken (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    decisions_low = models.DecimalField(
+        verbose_name=_("decisions taken, lower (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    decisions_high = models.DecimalField(
+        verbose_name=_("decisions taken, upper (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    best_play_low = models.DecimalField(
+        verbose_name=_("best play, lower (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    best_play_high = models.DecimalField(
+        verbose_name=_("best play, upper (%)"), max_digits=9, decimal_places=4, null=True
+    )
+    typical_rtp = models.DecimalField(
+        verbose_name=_("typical play (%)"), max_digits=9, decimal_places=4, null=True
     )
     alert = models.BooleanField(verbose_name=_("alert"), default=False)
     observed_at = models.DateTimeField(

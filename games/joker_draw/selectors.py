@@ -222,6 +222,46 @@ def return_sums(kind: str) -> list[ReturnSums]:
         return [ReturnSums(*row) for row in cursor.fetchall()]
 
 
+@dataclass(frozen=True)
+class DecisionSums:
+    """One table's boxes on one bet paytable version that were judged against best play: what
+    they staked (S), what the table paid them net (P) and what their decisions should have
+    returned net (E), their original antes, and per round (a round's boxes share the dealer's
+    hand, so they are not independent) the sums of D = P - E and D^2."""
+
+    table_id: int
+    paytable_version_id: int
+    boxes: int
+    staked: Decimal
+    paid: Decimal
+    expected: Decimal
+    difference: Decimal
+    difference_squared: Decimal
+    antes: Decimal
+    rounds: int
+
+
+def decision_sums() -> list[DecisionSums]:
+    """Per table and bet paytable version, the sums of the boxes assessed against best play."""
+    query = """
+        SELECT table_id, version, sum(boxes), sum(s), sum(p), sum(e), sum(p - e),
+            sum((p - e) * (p - e)), sum(a), count(*)
+        FROM (
+            SELECT box.table_id, box.bet_paytable_version_id AS version, count(*) AS boxes,
+                sum(box.ante_staked + box.bet_staked) AS s,
+                sum(box.ante_result + box.bet_result) AS p,
+                sum(play.expected_result) AS e, sum(play.base_ante) AS a
+            FROM games_boxsettlement AS box
+            JOIN games_boxplay AS play ON play.settlement_id = box.id
+            GROUP BY box.round_id, box.table_id, box.bet_paytable_version_id
+        ) AS rounds
+        GROUP BY table_id, version ORDER BY table_id, version
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(query)
+        return [DecisionSums(*row) for row in cursor.fetchall()]
+
+
 def latest_rtp_observations() -> list[RtpObservation]:
     """The newest observation of each table, paytable version and kind, alerts first."""
     newest = (

@@ -448,7 +448,7 @@ def _apply(
     round_.engine_state = joker_draw.to_json(state)
     settlements: list[BoxSettlement] = []
     if state.phase == joker_draw.Phase.SETTLED:
-        settlements, payout = _settle(round_, state, _dealer_hand(events), accounts)
+        settlements, payout = _settle(round_, state, events, accounts)
         transfers.append(payout)
     else:
         round_.decision_deadline = next_deadline
@@ -484,55 +484,19 @@ def _dealer_hand(events: Sequence[joker_draw.Event]) -> dict[str, Any]:
 def _settle(
     round_: Round,
     state: joker_draw.RoundState,
-    dealer: dict[str, Any],
+    events: Sequence[joker_draw.Event],
     accounts: GameAccounts,
 ) -> tuple[list[BoxSettlement], Transfer]:
-    """The payout records of every box and the one transfer that pays them (JD-11..13), beside
-    the dealer's hand as the engine's `dealer_hand` event gives it."""
-    player = _player_of(round_)
-    bet_version = round_.bet_paytable_version
-    if bet_version is None:
-        raise ValueError(f"{round_} names no bet paytable version (JD-14)")
-    currency = round_.table.currency
+    """The payout records of every box and the one transfer that pays them (JD-11..13)."""
     now = timezone.now()
+    records = settlement_records(round_, state, events, at=now)
     held_antes = held_bonuses = paid = Decimal(0)
-    records = []
     for box, result in zip(state.boxes, state.results, strict=True):
         bet_staked = 2 * box.ante if box.status == joker_draw.BoxStatus.BET else Decimal(0)
         bonus_staked = box.bonus or Decimal(0)
         held_antes += box.ante + bet_staked
         held_bonuses += bonus_staked
         paid += box.ante + bet_staked + bonus_staked + result.total
-        records.append(
-            BoxSettlement(
-                round=round_,
-                box=box.number,
-                player=player,
-                table=round_.table,
-                currency=currency,
-                status=box.status.value,
-                initial_cards=" ".join(map(str, box.initial_cards)),
-                final_cards=" ".join(map(str, box.cards)),
-                category=result.category,
-                hand=result.hand,
-                dealer_cards=" ".join(map(str, state.dealer_final)),
-                dealer_category=dealer["category"],
-                dealer_qualifies=dealer["qualifies"],
-                ante_staked=box.ante,
-                bet_staked=bet_staked,
-                bonus_staked=bonus_staked,
-                bet_paytable_version=bet_version,
-                bet_line=result.bet_line or "",
-                bonus_paytable_version=round_.bonus_paytable_version if box.bonus else None,
-                bonus_category=result.bonus_category or "",
-                bonus_line=result.bonus_line or "",
-                ante_result=result.ante,
-                bet_result=result.bet,
-                bonus_result=result.bonus,
-                total_result=result.total,
-                settled_at=now,
-            )
-        )
     house_result = held_antes + held_bonuses - paid
     postings = [Posting(accounts.stakes_in_play, -held_antes)]
     if held_bonuses:
@@ -554,6 +518,53 @@ def _settle(
         reason=f"{round_}: settlement",
         reference=f"round:{round_.pk}:settle",
     )
+
+
+def settlement_records(
+    round_: Round,
+    state: joker_draw.RoundState,
+    events: Sequence[joker_draw.Event],
+    *,
+    at: datetime,
+) -> list[BoxSettlement]:
+    """The payout record of every box of a round the engine settled (JD-11..13), beside the
+    dealer's hand as the engine's `dealer_hand` event among the settling `events` gives it."""
+    dealer = _dealer_hand(events)
+    player = _player_of(round_)
+    bet_version = round_.bet_paytable_version
+    if bet_version is None:
+        raise ValueError(f"{round_} names no bet paytable version (JD-14)")
+    return [
+        BoxSettlement(
+            round=round_,
+            box=box.number,
+            player=player,
+            table=round_.table,
+            currency=round_.table.currency,
+            status=box.status.value,
+            initial_cards=" ".join(map(str, box.initial_cards)),
+            final_cards=" ".join(map(str, box.cards)),
+            category=result.category,
+            hand=result.hand,
+            dealer_cards=" ".join(map(str, state.dealer_final)),
+            dealer_category=dealer["category"],
+            dealer_qualifies=dealer["qualifies"],
+            ante_staked=box.ante,
+            bet_staked=2 * box.ante if box.status == joker_draw.BoxStatus.BET else Decimal(0),
+            bonus_staked=box.bonus or Decimal(0),
+            bet_paytable_version=bet_version,
+            bet_line=result.bet_line or "",
+            bonus_paytable_version=round_.bonus_paytable_version if box.bonus else None,
+            bonus_category=result.bonus_category or "",
+            bonus_line=result.bonus_line or "",
+            ante_result=result.ante,
+            bet_result=result.bet,
+            bonus_result=result.bonus,
+            total_result=result.total,
+            settled_at=at,
+        )
+        for box, result in zip(state.boxes, state.results, strict=True)
+    ]
 
 
 def _player_of(round_: Round) -> User:

@@ -1,5 +1,5 @@
 """Celery tasks of the joker draw: the decision timer, the RTP laboratory's chunks, the chunks of
-a best-play solution and the nightly RTP observation.
+a best-play solution, the boxes judged against best play and the nightly RTP observation.
 
 Each task keeps the name it was first queued under, so tasks queued before an upgrade still
 run. Every task only calls services and is safe to run twice: a fold finds nothing overdue, a
@@ -13,7 +13,7 @@ from django.db import InterfaceError, OperationalError
 
 from casino.faults import fault_point
 from games.engine import joker_draw_best as best
-from games.joker_draw import best_play, rtp_lab, rtp_monitor
+from games.joker_draw import best_play, box_play, rtp_lab, rtp_monitor
 from games.joker_draw import services as joker_draw
 from games.joker_draw.selectors import overdue_rounds
 from payouts.models import BestPlaySolution, RtpRun, RtpRunStatus
@@ -38,6 +38,13 @@ def fold_overdue_boxes() -> int:
     for round_id, _table_id in overdue:
         expire_joker_draw_decision.delay(round_id)
     return len(overdue)
+
+
+@shared_task(name="games.tasks.assess_box_play", acks_late=True)
+def assess_box_play() -> int:
+    """Judge the boxes settled since the last run against best play (a box is recorded once,
+    so a second run, or two at once, records nothing twice); returns how many were recorded."""
+    return box_play.assess_boxes(limit=box_play.BATCH * 10)
 
 
 @shared_task(name="games.tasks.observe_rtp", acks_late=True)

@@ -1,8 +1,9 @@
 """The audit room over the JSON API, under /api/v1/staff/, for the casino's other systems:
 the rounds and pots of every game with the totals of the filtered set, the ledger (trial
-balance, accounts, an account's entries, a transaction), the gaming-day report and the RTP
-observations. Auditors and pit staff read, players are refused (403), and nothing here writes
-but an on-demand RTP measurement, for those who may start RTP runs.
+balance, accounts, an account's entries, a transaction), the gaming-day report, the RTP
+observations and the players against best play. Auditors and pit staff read, players are
+refused (403), and nothing here writes but an on-demand RTP measurement, for those who may
+start RTP runs.
 
 The query strings are read by the same forms as the pages, so a filter means the same on both.
 """
@@ -16,7 +17,7 @@ from celery.result import AsyncResult
 from django.conf import settings
 from django.core.paginator import InvalidPage, Paginator
 from django.shortcuts import get_object_or_404
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -27,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.permissions import HasModelPermission
+from games.joker_draw.box_play import players_against_best_play, rounds_of
 from games.joker_draw.selectors import latest_rtp_observations
 from games.joker_draw.tasks import observe_rtp
 from games.staff.audit_forms import GamingDayForm, LedgerAsOfForm, RoundReviewForm
@@ -55,6 +57,10 @@ READ_ROUNDS = _needs("games.view_boxsettlement", "games.view_round", "games.view
 READ_LEDGER = _needs("payouts.view_account", "payouts.view_ledgerentry")
 READ_REPORT = _needs("games.view_round", "payouts.view_ledgerentry")
 READ_RTP = _needs("payouts.view_rtpobservation", "payouts.view_rtprun")
+READ_BEST_PLAY = _needs(
+    "games.view_boxplay", "games.view_boxsettlement", "games.view_round", "games.view_roundevent"
+)
+ADVANTAGE_ROUNDS = 20  # of each advantage player
 START_RTP = _needs("payouts.view_rtpobservation", "payouts.add_rtprun")
 
 
@@ -379,10 +385,68 @@ class RtpObservations(APIView):
                     else None,
                     "enough_data": o.boxes >= least,
                     "theoretical_rtp": percent(o.theoretical_rtp),
+                    "decisions_taken": {
+                        "boxes": o.assessed_boxes,
+                        "actual_rtp": percent(o.assessed_rtp),
+                        "expected_rtp": percent(o.decisions_rtp),
+                        "interval": [percent(o.decisions_low), percent(o.decisions_high)]
+                        if o.assessed_boxes >= least and o.decisions_low is not None
+                        else None,
+                    }
+                    if o.kind == "bet"
+                    else None,
+                    "best_play": [percent(o.best_play_low), percent(o.best_play_high)]
+                    if o.best_play_low is not None
+                    else None,
+                    "typical_rtp": percent(o.typical_rtp),
                     "alert": o.alert,
                     "observed_at": o.observed_at,
                 }
                 for o in latest_rtp_observations()
+            ]
+        )
+
+
+class BestPlayPlayers(APIView):
+    """Each player's joker draw boxes against best play, per currency, closest to best play
+    first: what they gave away per round (in the currency) and per original ante (in antes),
+    and whether they are advantage players; these with their latest rounds and replays."""
+
+    permission_classes = READ_BEST_PLAY
+
+    @extend_schema(
+        responses=inline_serializer(
+            "BestPlayPlayer", {"player": serializers.CharField()}, many=True
+        )
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {
+                    "player": play.username,
+                    "player_id": play.player_id,
+                    "currency": play.currency,
+                    "rounds": play.rounds,
+                    "boxes": play.boxes,
+                    "given_away": str(play.given_away),
+                    "per_round": str(play.per_round),
+                    "per_ante": str(play.per_ante),
+                    "advantage_player": play.advantage,
+                    "rounds_played": [
+                        {
+                            "round": assessed.round_id,
+                            "table": assessed.table,
+                            "settled_at": assessed.settled_at,
+                            "boxes": assessed.boxes,
+                            "given_away": str(assessed.given_away),
+                            "replay": reverse("staff:round", args=[assessed.round_id]),
+                        }
+                        for assessed in rounds_of(play.player_id, play.currency, ADVANTAGE_ROUNDS)
+                    ]
+                    if play.advantage
+                    else [],
+                }
+                for play in players_against_best_play()
             ]
         )
 
@@ -431,6 +495,7 @@ urlpatterns = [
     path("gaming-day/", GamingDayReport.as_view(), name="audit-gaming-day"),
     path("rtp/observations/", RtpObservations.as_view(), name="audit-rtp-observations"),
     path("rtp/measurements/", MeasureRtp.as_view(), name="audit-rtp-measure"),
+    path("best-play/players/", BestPlayPlayers.as_view(), name="audit-best-play-players"),
     path(
         "rtp/measurements/<str:task_id>/",
         MeasurementProgress.as_view(),

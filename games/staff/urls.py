@@ -2,7 +2,14 @@
 
 from django.urls import path
 
-from games.staff import audit_views, fair_play_views, pit_views, player_views, views
+from games.staff import (
+    audit_views,
+    best_play_views,
+    fair_play_views,
+    pit_views,
+    player_views,
+    views,
+)
 
 app_name = "staff"
 
@@ -85,3 +92,6 @@ urlpatterns += [
     path("fair-play/run/", fair_play_views.run_now, name="fair-play-run"),
     path("fair-play/alerts/<int:pk>/review/", fair_play_views.review, name="review-alert"),
 ]
+
+# Players against best play at the joker draw (games.staff.best_play_views): read only.
+urlpatterns += [path("best-play/", best_play_views.best_play, name="best-play")]

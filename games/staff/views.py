@@ -37,6 +37,7 @@ from games.engine.cards import parse_cards
 from games.engine.hands import evaluate
 from games.engine.joker_draw import BoxStatus
 from games.joker_draw import corrections
+from games.joker_draw.box_play import round_decisions
 from games.joker_draw.paytable_selectors import lines_in_rank_order
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.joker_draw.rtp_lab import rtp_comparison_png
@@ -97,6 +98,7 @@ PROPOSE_PAYTABLES = "payouts.add_paytableversion"
 APPROVE_PAYTABLES = "payouts.approve_paytableversion"
 REVIEW_PAYOUTS = "games.view_boxsettlement"
 READ_ROUNDS = ("games.view_round", "games.view_roundevent")
+READ_BOX_PLAY = "games.view_boxplay"
 READ_LEDGER = ("payouts.view_account", "payouts.view_ledgerentry")
 
 PAYOUTS_PER_PAGE = 50
@@ -288,6 +290,7 @@ def _round_page(
         if over
         else [],
         "settlements": settlements,
+        "decisions": round_decisions(round_.pk) if request.user.has_perm(READ_BOX_PLAY) else [],
         "entries": round_ledger_entries(round_),
         "commitment_ok": seed is not None and fairness.commitment(seed) == round_.commitment,
         "replay": replay_round(round_) if round_.status == RoundStatus.SETTLED else None,
@@ -629,6 +632,7 @@ def rtp(request: HttpRequest) -> HttpResponse:
         "observations": latest_rtp_observations(),
         "alerts": rtp_alerts(),
         "min_boxes": settings.RTP_OBSERVATION_MIN_BOXES,
+        "model_error": settings.BEST_PLAY_MODEL_ERROR_ANTES,
     }
     # An observation started on demand: the page follows its task until it ends.
     task_id = request.GET.get("task", "")

@@ -141,6 +141,7 @@ def test_every_scheduled_job_is_a_registered_task(settings):
         "games.tasks.sweep_overdue_rounds",
         "payouts.tasks.nightly_ledger_report",
         "games.tasks.observe_rtp",
+        "games.tasks.assess_box_play",
         "games.peer.tasks.raise_collusion_alerts",
     }
     assert scheduled <= set(celery_app.tasks)
@@ -443,7 +444,20 @@ def test_actual_rtp_is_observed_beside_the_theoretical(
     assert bet.actual_rtp == (100 * returned / staked).quantize(Decimal("0.0001"))
     assert bet.interval_low <= bet.actual_rtp <= bet.interval_high
     assert bet.theoretical_rtp == rtp_lab.rtp_of(bet.paytable_version)[0]
-    assert bet.alert == (not bet.interval_low <= bet.theoretical_rtp <= bet.interval_high)
+    # The bet game is judged by the decisions taken (every box here bet on the cards dealt):
+    # its alert says the table paid outside what they should have returned.
+    assert bet.assessed_boxes == 12
+    assert bet.assessed_rtp == bet.actual_rtp
+    assert bet.alert == (not bet.decisions_low <= bet.assessed_rtp <= bet.decisions_high)
+    run = bet.rtp_run
+    assert [bet.best_play_low, bet.best_play_high] == [
+        Decimal(str(end)).quantize(Decimal("0.0001")) for end in run.result["game_ci99"]
+    ]
+    assert bet.typical_rtp == Decimal(str(run.result["typical"]["game_rtp"])).quantize(
+        Decimal("0.0001")
+    )
     bonus = RtpObservation.objects.get(table=joker_table, kind=PaytableKind.BONUS)
+    assert bonus.assessed_boxes == 0
+    assert bonus.decisions_rtp is None
     assert bonus.theoretical_rtp == Decimal("95.7229")
     assert bonus.staked == Decimal("3.60")

@@ -15,6 +15,7 @@ from games.joker_draw import tasks
         ("games.tasks.expire_joker_draw_decision", tasks.expire_joker_draw_decision),
         ("games.tasks.fold_overdue_boxes", tasks.fold_overdue_boxes),
         ("games.tasks.observe_rtp", tasks.observe_rtp),
+        ("games.tasks.assess_box_play", tasks.assess_box_play),
         ("payouts.tasks.compute_rtp_chunk", tasks.compute_rtp_chunk),
     ],
 )

@@ -472,8 +472,9 @@ def test_actual_rtp_beside_the_theoretical_with_alerts_in_red(
         f'<td class="money">{bonus.returned}</td>'
     )
     assert row in page
-    assert page.count("ALERT: theoretical outside the interval") == sum(
-        o.alert for o in observations.values()
+    assert page.count("ALERT: theoretical outside the interval") == bonus.alert
+    assert page.count("ALERT: paid outside what the decisions taken should return") == (
+        observations["bet"].alert
     )
     assert page.count('<tr class="mismatch">') == 2 * sum(o.alert for o in observations.values())
     chart = signed_in(auditor).get("/staff/rtp/chart.png")

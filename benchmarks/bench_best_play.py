@@ -52,7 +52,8 @@ def main() -> int:
         try:
             priced, seconds = timed_run(new, rounds, "best")
             solution = BestPlaySolution.objects.get(digest=priced.strategy["digest"])
-            solving = (solution.finished_at - solution.created_at).total_seconds()
+            finished = solution.finished_at or solution.created_at
+            solving = (finished - solution.created_at).total_seconds()
             side = [
                 ("shipped, best play", *timed_run(shipped, SIDE_ROUNDS, "best")),
                 ("shipped, reference", *timed_run(shipped, SIDE_ROUNDS, "reference")),

@@ -41,7 +41,7 @@ def main() -> int:
 
         call_command("load_paytables", verbosity=0)
         bet = Paytable.objects.get(name="joker-draw-bet-default")
-        shipped = bet.versions.first()
+        shipped = bet.versions.get(number=1)
         new = propose_paytable_version(
             paytable=bet,
             lines={**shipped.odds(), "full_house": Fraction(3)},

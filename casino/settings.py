@@ -249,7 +249,8 @@ CELERY_BEAT_SCHEDULE = {
 # paytables must return within when no table that uses them sets its own (percent).
 RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
 # A bet paytable is approved on a best-play run this long whose 99% interval is this narrow
-# (percentage points either side): about 100 million rounds give 0.02.
+# (percentage points either side): at the published paytable about 170 million rounds give
+# 0.02; the floor keeps a short run from passing on luck.
 RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=100_000_000)
 RTP_APPROVAL_MAX_SPREAD = env.float("RTP_APPROVAL_MAX_SPREAD", default=0.02)
 # A best-play run plays its first chunks, up to this many rounds, again by the reference

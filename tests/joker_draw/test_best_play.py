@@ -35,9 +35,9 @@ def bet_version(paytables) -> PaytableVersion:
 def test_the_shipped_paytable_is_priced_by_its_shipped_best_play_run(default_paytables):
     version = bet_version(default_paytables)
     run = rtp_lab.rtp_of(version)[1]
-    assert (run.strategy_name, run.rounds) == (rtp_lab.BEST, 100_000_000)
+    assert (run.strategy_name, run.rounds) == (rtp_lab.BEST, 180_000_000)
     low, high = run.result["game_ci99"]
-    assert high - low <= 0.04  # +/- 0.02 points (issue's target)
+    assert high - low <= 0.04  # +/- 0.02 points, as approval asks by default
     typical = run.result["typical"]
     assert typical["game_rtp"] < run.result["game_rtp"] - 5  # the reference gives away more
     assert run.result["regret"]["rtp_points"] >= 0

@@ -17,9 +17,10 @@ every card the box has seen:
   the other half, so the noise of the pick does not count as regret.
 
 A decision's regret is the precise value of the best option less that of the option taken. The
-total, in RTP points, is the sum over the stages of the mean regret per round (the mean per
-decision times the decisions per round) over the mean stake per round, with a standard error
-from the spread of the sampled regrets. The precise values carry the pool's own sampling error,
+estimate, in RTP points, is the sum over the second and third decisions of the mean regret per
+round (the mean per decision times the decisions per round) over the mean stake per round, with
+a standard error from the spread of the sampled regrets; the first decision's check is reported
+beside it as a lower bound (its completions are few, so it says little). The precise values carry the pool's own sampling error,
 which makes a regret estimate lean high: a noisy value can only make some other option look
 better than the one taken.
 """
@@ -276,13 +277,20 @@ def measure(
             regrets.append(regret)
             disagreements += differs
         stages[name] = _stage(np.array(regrets), disagreements, len(reached) / len(played.actions))
-    per_round = sum(s.mean * s.per_round for s in stages.values())
-    error = math.sqrt(sum((s.standard_error * s.per_round) ** 2 for s in stages.values()))
+    # The later decisions are valued precisely: their regrets add up to the estimate. The first
+    # decision's split-sample check is a lower bound, as noisy as its completions are few.
+    precise = [stages[name] for name in STAGES[1:]]
+    per_round = sum(s.mean * s.per_round for s in precise)
+    error = math.sqrt(sum((s.standard_error * s.per_round) ** 2 for s in precise))
+    first = stages[STAGES[0]]
     return {
         "stages": {name: s.to_json() for name, s in stages.items()},
         "antes_per_round": round(per_round, 6),
         "rtp_points": round(100 * per_round / staked, 4),
         "rtp_points_standard_error": round(100 * error / staked, 4),
+        "first_decision_lower_bound_rtp_points": round(100 * first.mean / staked, 4),
+        "first_decision_standard_error": round(100 * first.standard_error / staked, 4),
+        "staked_per_round": round(staked, 4),
         "pool_entries": len(pool.used),
         "seed": seed,
     }

@@ -20,9 +20,9 @@ A decision's regret is the precise value of the best option less that of the opt
 estimate, in RTP points, is the sum over the second and third decisions of the mean regret per
 round (the mean per decision times the decisions per round) over the mean stake per round, with
 a standard error from the spread of the sampled regrets; the first decision's check is reported
-beside it as a lower bound (its completions are few, so it says little). The precise values carry the pool's own sampling error,
-which makes a regret estimate lean high: a noisy value can only make some other option look
-better than the one taken.
+beside it as a lower bound (its completions are few, so it says little). The precise values
+carry the pool's own sampling error, which makes a regret estimate lean high: a noisy value can
+only make some other option look better than the one taken.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -190,11 +189,8 @@ class PaytableVersionAdmin(admin.ModelAdmin):
             raise PermissionDenied
         version = PaytableVersion.objects.select_related("paytable").get(pk=pk)
         try:
-            run = rtp_lab.start_run(
-                version,
-                rounds=settings.RTP_APPROVAL_MIN_ROUNDS,
-                by=acting_user(request),
-                dispatch=dispatch_rtp_run,
+            run = rtp_lab.start_approval_run(
+                version, by=acting_user(request), dispatch=dispatch_rtp_run
             )
         except rtp_lab.RtpRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)

@@ -361,6 +361,21 @@ def shipped_run(version: PaytableVersion) -> RtpRun | None:
     return finish_run(run.pk)
 
 
+def start_approval_run(
+    version: PaytableVersion, *, by: User | None, dispatch: Callable[[int], object]
+) -> RtpRun:
+    """The run approval judges a version by, on the workers: best play for a bet paytable,
+    the reference strategy beside a BONUS paytable (priced exactly, JD-14a)."""
+    bet = version.paytable.kind == PaytableKind.BET
+    return start_run(
+        version,
+        rounds=settings.RTP_APPROVAL_MIN_ROUNDS,
+        strategy_name=BEST if bet else REFERENCE,
+        by=by,
+        dispatch=dispatch,
+    )
+
+
 def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:
     """The run approval needs, just long enough, simulated here: best play for a bet paytable
     (solving its lines here if nobody has; the shipped run where one matches and no seed is

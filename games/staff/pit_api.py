@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -406,11 +405,8 @@ class RtpRunStart(APIView):
     def post(self, request: Request, pk: int) -> Response:
         version = get_object_or_404(PaytableVersion.objects.select_related("paytable"), pk=pk)
         try:
-            run = rtp_lab.start_run(
-                version,
-                rounds=settings.RTP_APPROVAL_MIN_ROUNDS,
-                by=acting_user(request),
-                dispatch=dispatch_rtp_run,
+            run = rtp_lab.start_approval_run(
+                version, by=acting_user(request), dispatch=dispatch_rtp_run
             )
         except rtp_lab.RtpRefused as refused:
             raise _refused(refused) from None

@@ -8,7 +8,6 @@ are shown next to the field they name.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -105,11 +104,8 @@ def compute_rtp(request: HttpRequest, pk: int) -> HttpResponse:
     follows it with the progress endpoint."""
     version = get_object_or_404(PaytableVersion.objects.select_related("paytable"), pk=pk)
     try:
-        run = rtp_lab.start_run(
-            version,
-            rounds=settings.RTP_APPROVAL_MIN_ROUNDS,
-            by=acting_user(request),
-            dispatch=dispatch_rtp_run,
+        run = rtp_lab.start_approval_run(
+            version, by=acting_user(request), dispatch=dispatch_rtp_run
         )
     except rtp_lab.RtpRefused as refused:
         return _version_page(request, version, str(refused), status=400)

@@ -279,17 +279,17 @@ def measure(
         stages[name] = _stage(np.array(regrets), disagreements, len(reached) / len(played.actions))
     # The later decisions are valued precisely: their regrets add up to the estimate. The first
     # decision's split-sample check is a lower bound, as noisy as its completions are few.
-    precise = [stages[name] for name in STAGES[1:]]
-    per_round = sum(s.mean * s.per_round for s in precise)
-    error = math.sqrt(sum((s.standard_error * s.per_round) ** 2 for s in precise))
-    first = stages[STAGES[0]]
+    later = [stages[name] for name in STAGES[1:]]
+    per_round = sum(s.mean * s.per_round for s in later)
+    error = math.sqrt(sum((s.standard_error * s.per_round) ** 2 for s in later))
+    opening = stages[STAGES[0]]
     return {
         "stages": {name: s.to_json() for name, s in stages.items()},
         "antes_per_round": round(per_round, 6),
         "rtp_points": round(100 * per_round / staked, 4),
         "rtp_points_standard_error": round(100 * error / staked, 4),
-        "first_decision_lower_bound_rtp_points": round(100 * first.mean / staked, 4),
-        "first_decision_standard_error": round(100 * first.standard_error / staked, 4),
+        "first_decision_lower_bound_rtp_points": round(100 * opening.mean / staked, 4),
+        "first_decision_standard_error": round(100 * opening.standard_error / staked, 4),
         "staked_per_round": round(staked, 4),
         "pool_entries": len(pool.used),
         "seed": seed,

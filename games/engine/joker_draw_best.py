@@ -237,15 +237,17 @@ class DealerPool:
         return counts / counts.sum()
 
 
-def dealer_pool(draws: int, seed: int) -> DealerPool:
+def dealer_pool(draws: int, seed: int, hands: int = HANDS) -> DealerPool:
     """Every initial dealer hand, `draws` times, in a random order of its cards (the order
-    decides JD-9's rare ties), with replacements drawn from the 48 other cards."""
+    decides JD-9's rare ties), with replacements drawn from the 48 other cards; `hands` fewer
+    than all takes a random sample of them instead (small pools, for tests)."""
     index = hand_index()
     rng = np.random.Generator(np.random.PCG64(seed))
+    rows = np.arange(HANDS) if hands >= HANDS else rng.choice(HANDS, hands, replace=False)
     used_parts, count_parts, bin_parts = [], [], []
     for _ in range(draws):
-        for start in range(0, HANDS, 1 << 19):
-            initial = rng.permuted(index.cards[start : start + (1 << 19)], axis=1)
+        for start in range(0, len(rows), 1 << 19):
+            initial = rng.permuted(index.cards[rows[start : start + (1 << 19)]], axis=1)
             rows = len(initial)
             discard = dealer_discards_batch(initial)
             keys = rng.random((rows, DECK), dtype=np.float32)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from games.engine import joker_draw_best as best
+from games.engine import joker_draw_regret as regret
 from games.engine import joker_draw_rtp as lab
 from games.engine.cards import ALL_CARDS, parse_cards
 from games.engine.hands import category_of_strength, evaluate_batch
@@ -192,3 +193,28 @@ def test_the_engine_check_plays_the_live_round_code(solution: best.Solution) -> 
     rtp, (low, high) = best.engine_check(solution, LINES, 300, 2)
     assert low < rtp < high
     assert 60 < rtp < 140
+
+
+def test_the_regret_counts_the_pool_without_the_model(solution: best.Solution) -> None:
+    # The precise values of the regret are the pool's own count for the seen cards.
+    pool = best.dealer_pool(1, 5, hands=40_000)
+    precise = regret._Precise(pool, regret._pool_cards(pool), LINES)
+    hand = positions("Qh Qd 9c 5s 2d")
+    seen = [*hand, *positions("Ac 3h")]
+    now, after = precise.values(seen)
+    assert now[level(hand)] == pytest.approx(
+        best.exact_bet_value(pool, LINES, level_strength(hand), seen)
+    )
+    card = positions("Kc")[0]
+    assert after[card, level(hand)] == pytest.approx(
+        best.exact_bet_value(pool, LINES, level_strength(hand), [*seen, card])
+    )
+    measured = regret.measure(solution, pool, LINES, 6, 3)
+    assert set(measured["stages"]) == {"first", "second", "third"}
+    later = [measured["stages"][name] for name in ("second", "third")]
+    assert all(stage["decisions"] == 6 and stage["mean_antes"] >= 0 for stage in later)
+    assert measured["rtp_points"] >= 0
+
+
+def level_strength(cards: list[int]) -> int:
+    return int(best.hand_index().strength[best.colex(np.array([sorted(cards)]))[0]])

@@ -71,7 +71,7 @@ def test_proposing_limits_in_the_admin_shows_the_rule_broken(pit, joker_table, d
         "boxes_per_round": "1",
         "decision_timeout_seconds": "60",
         "bet_rtp_min_percent": "85.00",
-        "bet_rtp_max_percent": "99.50",
+        "bet_rtp_max_percent": "99.80",
         "bonus_rtp_min_percent": "85.00",
         "bonus_rtp_max_percent": "99.50",
         "bet_paytable": default_paytables["bet"].pk,
@@ -119,13 +119,18 @@ def test_paytable_version_drafted_in_the_admin_is_approved_by_a_colleague(
     form = {
         "paytable": bet.pk,
         "reason": "promo",
-        "lines-TOTAL_FORMS": "1",
+        # A pair's bet at 1:2 and the dealer's no game at 1:3: cheap enough that a short
+        # best-play run shows the house ahead (JD-11a, JD-14).
+        "lines-TOTAL_FORMS": "2",
         "lines-INITIAL_FORMS": "0",
         "lines-MIN_NUM_FORMS": "0",
         "lines-MAX_NUM_FORMS": "1000",
         "lines-0-category": "pair",
-        "lines-0-odds_numerator": "3",
+        "lines-0-odds_numerator": "1",
         "lines-0-odds_denominator": "2",
+        "lines-1-category": "no_game",
+        "lines-1-odds_numerator": "1",
+        "lines-1-odds_denominator": "3",
     }
     assert logged_in(pit).post("/admin/payouts/paytableversion/add/", form).status_code == 302
     draft = PaytableVersion.objects.get(paytable=bet, number=2)

@@ -85,11 +85,15 @@ def test_joker_draw_paytables_must_be_of_their_kind(new_table, pit, default_payt
 def test_a_paytable_version_that_would_pay_fractions_of_a_cent_at_a_table_is_refused(
     joker_table, pit, pit2
 ):
-    """JD-2: at a table with antes in steps of 0.30, bets are multiples of 0.60; 7:5 pays 0.84
-    on 0.60 (whole cents) but 1:7 does not divide, so approving it is refused."""
+    """JD-2: at a table with antes in steps of 0.30, bets are multiples of 0.60; 3:5 pays 0.36
+    on 0.60 (whole cents) but 1:7 does not divide, so approving it is refused. (The fine
+    version pays a dealer without a game 1:3, so best play stays under 100%, JD-11a.)"""
     bet = joker_table.active_limits().bet_paytable
     fine = propose_paytable_version(
-        paytable=bet, lines={"pair": Fraction(7, 5)}, reason="ok", by=pit
+        paytable=bet,
+        lines={"pair": Fraction(3, 5), "no_game": Fraction(1, 3)},
+        reason="ok",
+        by=pit,
     )
     rtp_lab.compute_now(fine, seed=1)
     approve_paytable_version(fine, by=pit2)
@@ -404,10 +408,11 @@ def in_thread(work, pid: list[int], outcome: list[object]) -> threading.Thread:
 
 @pytest.fixture
 def priced_draft(default_paytables, pit, settings):
-    """pit's draft of the bet paytable (the flush paying 5:1), its RTP computed."""
+    """pit's draft of the bet paytable (the flush paying 2:1; the pair's bet 1:2 and the dealer's
+    no game 1:3, so that best play stays under 100% on a short run), its RTP computed."""
     settings.RTP_HOUSE_BAND_PERCENT = {"bet": ("0", "200"), "bonus": ("0", "200")}
     lines = default_paytables["bet"].active_version().odds()
-    lines["flush"] = Fraction(5)
+    lines.update(flush=Fraction(2), pair=Fraction(1, 2), no_game=Fraction(1, 3))
     draft = propose_paytable_version(
         paytable=default_paytables["bet"], lines=lines, reason="promo", by=pit
     )
@@ -457,7 +462,7 @@ def test_a_line_edited_while_the_approval_commits_waits_and_is_refused(
     assert "approved version cannot change" in str(edit[0])
     priced_draft.refresh_from_db()
     assert priced_draft.status == ChangeStatus.APPROVED
-    assert priced_draft.odds()["flush"] == Fraction(5)
+    assert priced_draft.odds()["flush"] == Fraction(2)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from django.test import Client
 
-from games.joker_draw import rtp_lab
+from games.joker_draw import best_play, rtp_lab
 from games.joker_draw import services as joker_draw
 from games.joker_draw.paytables import propose_paytable_version
 from games.models import Table, TableLimits, TableStatus
@@ -140,6 +140,8 @@ def test_a_paytable_version_is_shown_beside_the_one_in_force(default_paytables, 
     run = RtpRun.objects.get(paytable_version=version)
     progress = signed_in(pit2).get(f"/staff/rtp/runs/{run.pk}/progress/").json()
     assert (progress["status"], progress["percent"], progress["chunks_done"]) == ("running", 0, 0)
+    assert run.strategy_name == rtp_lab.BEST  # a bet paytable is priced at best play
+    best_play.solve_now(version.odds(), rtp_lab.odds_text(version.odds()))  # the workers solve
     rtp_lab.compute_chunk(run.pk, 0)  # one chunk in, as a worker stores it
     progress = signed_in(pit2).get(f"/staff/rtp/runs/{run.pk}/progress/").json()
     assert progress["chunks_done"] == 1

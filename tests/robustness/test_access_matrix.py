@@ -91,6 +91,8 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
             return {403}  # the ledger and the audit room are the staff's
         if path.endswith("/phh/"):
             return {400}  # the sample hands are still being played (FS-7)
+        if path.endswith("/trainer/"):
+            return {400}  # no ?box= asked for: refused before any card is read
         return {200}
     if path.startswith("/admin/"):
         return expected_admin(route, role, user)

@@ -382,8 +382,8 @@ def test_openings_at_one_table_do_not_wait_on_each_other(funded_player, pit, jok
 def test_a_stud_hand_uses_the_seed_committed_before_its_antes(players, stud_table):
     """FS-2: the next hand's commitment is on the table before anyone antes; the hand mixes in
     the dealt players' client seeds ("seat=seed" in seat order, comma-joined); the seed is
-    secret while the hand is played and revealed once it is over (FS-7); the deck recomputes
-    and replay_round passes."""
+    secret while the hand is played, and revealed to a player dealt in once they leave (FS-7b);
+    the deck recomputes and replay_round passes."""
     ann, ben, _ = players
     api_client(ann).put(SEEDS, {"client_seed": "ann-seed"}, format="json")
     api_client(ben).put(SEEDS, {"client_seed": "ben-seed"}, format="json")
@@ -406,6 +406,11 @@ def test_a_stud_hand_uses_the_seed_committed_before_its_antes(players, stud_tabl
 
     play_passively(stud_table)
     hand.refresh_from_db()
+    # FS-7b: a player dealt in reads the seed once they have left the table.
+    assert api_client(ann).get(f"/api/v1/stud/hands/{hand.pk}/").json()["server_seed"] is None
+    stud.leave(player=ann, table=stud_table)  # from the next hand, whose play folds her cards
+    if Round.objects.filter(table=stud_table, status="deciding").exists():
+        play_passively(stud_table)
     recalled = api_client(ann).get(f"/api/v1/stud/hands/{hand.pk}/").json()
     assert sha256(recalled["server_seed"]) == published
     dealt = Deck.shuffled(recalled["server_seed"], "2=ben-seed,5=ann-seed", hand.nonce)

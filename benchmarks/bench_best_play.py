@@ -16,7 +16,6 @@ import json
 import os
 import signal
 import sys
-import time
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any

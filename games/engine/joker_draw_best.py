@@ -243,14 +243,13 @@ def dealer_pool(draws: int, seed: int, hands: int = HANDS) -> DealerPool:
     than all takes a random sample of them instead (small pools, for tests)."""
     index = hand_index()
     rng = np.random.Generator(np.random.PCG64(seed))
-    rows = np.arange(HANDS) if hands >= HANDS else rng.choice(HANDS, hands, replace=False)
+    sample = np.arange(HANDS) if hands >= HANDS else rng.choice(HANDS, hands, replace=False)
     used_parts, count_parts, bin_parts = [], [], []
     for _ in range(draws):
-        for start in range(0, len(rows), 1 << 19):
-            initial = rng.permuted(index.cards[rows[start : start + (1 << 19)]], axis=1)
-            rows = len(initial)
+        for start in range(0, len(sample), 1 << 19):
+            initial = rng.permuted(index.cards[sample[start : start + (1 << 19)]], axis=1)
             discard = dealer_discards_batch(initial)
-            keys = rng.random((rows, DECK), dtype=np.float32)
+            keys = rng.random((len(initial), DECK), dtype=np.float32)
             np.put_along_axis(keys, initial.astype(np.int64), 2.0, axis=1)
             replacements = np.argsort(keys, axis=1)[:, :HAND_SIZE].astype(np.uint8)
             offsets: NDArray[np.int64] = np.cumsum(discard, axis=1) - discard

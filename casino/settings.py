@@ -248,10 +248,12 @@ CELERY_BEAT_SCHEDULE = {
 # once, the fewest rounds a run needs before its RTP may approve a paytable, and the bands
 # paytables must return within when no table that uses them sets its own (percent).
 RTP_CHUNK_ROUNDS = env.int("RTP_CHUNK_ROUNDS", default=500_000)
-# A bet paytable is approved on a best-play run this long whose 99% interval is this narrow
-# (percentage points either side): at the published paytable about 170 million rounds give
-# 0.02; the floor keeps a short run from passing on luck.
-RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=100_000_000)
+# Approval needs a run of at least this many rounds (a BONUS paytable's beside its exact figure,
+# a bet paytable's at best play); a bet paytable's must also be this precise (percentage points
+# either side of its 99% interval), which at the published paytable takes about 170 million
+# rounds: the best-play runs that approval starts play RTP_BEST_PLAY_ROUNDS.
+RTP_APPROVAL_MIN_ROUNDS = env.int("RTP_APPROVAL_MIN_ROUNDS", default=1_000_000)
+RTP_BEST_PLAY_ROUNDS = env.int("RTP_BEST_PLAY_ROUNDS", default=180_000_000)
 RTP_APPROVAL_MAX_SPREAD = env.float("RTP_APPROVAL_MAX_SPREAD", default=0.02)
 # A best-play run plays its first chunks, up to this many rounds, again by the reference
 # strategy: typical play's figure, shown beside best play's.

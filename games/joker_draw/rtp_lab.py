@@ -369,7 +369,7 @@ def start_approval_run(
     bet = version.paytable.kind == PaytableKind.BET
     return start_run(
         version,
-        rounds=settings.RTP_APPROVAL_MIN_ROUNDS,
+        rounds=settings.RTP_BEST_PLAY_ROUNDS if bet else settings.RTP_APPROVAL_MIN_ROUNDS,
         strategy_name=BEST if bet else REFERENCE,
         by=by,
         dispatch=dispatch,
@@ -387,7 +387,7 @@ def compute_now(version: PaytableVersion, *, seed: int | None = None) -> RtpRun:
         odds = version.odds()
         best_play.solve_now(odds, odds_text(odds))
         run = start_run(
-            version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, strategy_name=BEST, seed=seed
+            version, rounds=settings.RTP_BEST_PLAY_ROUNDS, strategy_name=BEST, seed=seed
         )
     else:
         run = start_run(version, rounds=settings.RTP_APPROVAL_MIN_ROUNDS, seed=seed)

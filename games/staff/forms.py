@@ -139,6 +139,13 @@ def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Fo
     form.fields["reason"] = forms.CharField(
         label=_("Reason"), max_length=500, help_text=REASON_HELP
     )
+    for name, field in list(form.fields.items()):
+        # A game's rule switch (ST-5's open pair, DM-5's draw limit) is on or off at a table, never
+        # "unknown" as the column's null (the other games' rows) would offer.
+        if isinstance(field, forms.NullBooleanField):
+            form.fields[name] = forms.BooleanField(
+                label=field.label, required=False, help_text=field.help_text
+            )
     for name, kind in (("bet_paytable", PaytableKind.BET), ("bonus_paytable", PaytableKind.BONUS)):
         if name in form.fields:
             field = cast(forms.ModelChoiceField, form.fields[name])  # a foreign key's field
@@ -146,6 +153,9 @@ def limits_form(table: Table, data: Mapping[str, Any] | None = None) -> forms.Fo
     current = table.active_limits()
     if current is not None:
         form.initial = {name: getattr(current, name) for name in names}
+    else:  # a new table's switches start at the game's rule, its amounts blank
+        defaults = game_of(table.game).default_limits
+        form.initial = {name: value for name, value in defaults.items() if isinstance(value, bool)}
     return form
 
 

@@ -239,8 +239,11 @@ def test_the_paytables_in_force_and_the_rules_are_beside_the_table(
     rows = bet.locator("tr")
     with translation.override(language):
         top, bottom = str(translation.gettext("Five of a kind")), str(translation.gettext("Pair"))
+        no_game = str(translation.gettext("No game (dealer does not qualify)"))
     expect(rows.first).to_contain_text(top)  # lines in rank order, the best hand first
-    expect(rows.last).to_contain_text(bottom)
+    expect(rows.nth(-2)).to_contain_text(bottom)
+    expect(rows.last).to_contain_text(no_game)  # the no-game payment is a line too (JD-11a)
+    expect(rows.last).to_contain_text("2:3")
     expect(page.get_by_test_id("paytable-bonus").locator("tr").first).to_contain_text("2000:1")
     page.get_by_test_id("rules-link").click()
     expect(

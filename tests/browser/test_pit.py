@@ -88,7 +88,10 @@ def test_a_table_is_created_given_limits_approved_by_another_and_opened(
     table = Table.objects.get(name="Stud 5")
     expect(maker).to_have_url(re.compile(rf"/staff/limits/tables/{table.pk}/propose/$"))
     for name, value in game_of(Game.SEVEN_CARD_STUD).default_limits.items():
-        maker.locator(f"#id_{name}").fill(str(value))
+        if isinstance(value, bool):  # a rule switch: ST-5's open pair
+            maker.locator(f"#id_{name}").set_checked(value)
+        else:
+            maker.locator(f"#id_{name}").fill(str(value))
     maker.locator("#limits-form #id_reason").fill("house limits")
     maker.locator("#limits-form button[type=submit]").click()
     expect(maker).to_have_url(re.compile(rf"/staff/tables/{table.pk}/$"))

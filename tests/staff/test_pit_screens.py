@@ -120,7 +120,8 @@ def test_a_paytable_version_is_shown_beside_the_one_in_force(default_paytables, 
     lines["flush"] = lines["flush"] + 1
     dropped = min(lines, key=lambda c: lines[c])
     del lines[dropped]
-    lines["five_of_a_kind"] = Fraction(500)
+    # A modest top line: 5,000 rounds of a long shot give an interval too wide for approval.
+    lines["five_of_a_kind"] = lines.get("five_of_a_kind", Fraction(20)) + 10
     version = propose_paytable_version(paytable=bet, lines=lines, reason="promo", by=pit)
     page = signed_in(pit2).get(f"/staff/paytables/versions/{version.pk}/").content.decode()
     changes = dict(re.findall(r'data-category="([a-z_]+)" data-change="([a-z]+)"', page))
@@ -141,6 +142,7 @@ def test_a_paytable_version_is_shown_beside_the_one_in_force(default_paytables, 
     progress = signed_in(pit2).get(f"/staff/rtp/runs/{run.pk}/progress/").json()
     assert (progress["status"], progress["percent"], progress["chunks_done"]) == ("running", 0, 0)
     assert run.strategy_name == rtp_lab.BEST  # a bet paytable is priced at best play
+    RtpRun.objects.filter(pk=run.pk).update(seed=1)  # the same 5,000 rounds on every run
     best_play.solve_now(version.odds(), rtp_lab.odds_text(version.odds()))  # the workers solve
     rtp_lab.compute_chunk(run.pk, 0)  # one chunk in, as a worker stores it
     progress = signed_in(pit2).get(f"/staff/rtp/runs/{run.pk}/progress/").json()

@@ -18,7 +18,15 @@ from games.engine import stud as stud_engine
 from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
-from games.models import BoxSettlement, Round, RoundStatus, Seat, TableLimits, TableStatus
+from games.models import (
+    BoxSettlement,
+    Game,
+    Round,
+    RoundStatus,
+    Seat,
+    TableLimits,
+    TableStatus,
+)
 from games.staff import views
 from games.stud.hand import Hand as StudHand
 from games.stud.tasks import STUD as stud
@@ -265,6 +273,27 @@ def test_limits_are_proposed_then_approved_by_someone_else(stud_hand, pit, pit2)
     assert signed_in(pit2).post(f"/staff/limits/{draft.pk}/approve/").status_code == 302
     table.refresh_from_db()
     assert table.active_limits().small_bet == D("4.00")
+
+
+def test_a_rule_switch_is_on_or_off_never_unknown(pit, pit2):
+    """ST-5's open pair is a checkbox: on by the source's rule for a new table, off when the pit
+    unticks it, never the column's "unknown" that the other games' rows hold."""
+    table = table_services.create_table(
+        name="Stud 9", game=Game.SEVEN_CARD_STUD, currency="USD", by=pit, reason="new"
+    )
+    form = signed_in(pit).get(f"/staff/limits/tables/{table.pk}/propose/").content.decode()
+    switch = re.search(r"<input[^>]*name=\"open_pair_big_bet\"[^>]*>", form)
+    assert switch is not None
+    assert 'type="checkbox"' in switch[0]
+    assert "checked" in switch[0]
+    assert "unknown" not in form.lower()
+    for posted, stored in (({"open_pair_big_bet": "on"}, True), ({}, False)):
+        TableLimits.objects.filter(table=table, status=ChangeStatus.DRAFT).delete()
+        signed_in(pit).post(
+            f"/staff/limits/tables/{table.pk}/propose/", {**stud_limits_post(), **posted}
+        )
+        draft = TableLimits.objects.get(table=table, status=ChangeStatus.DRAFT)
+        assert draft.open_pair_big_bet is stored
 
 
 def test_limits_breaking_a_rule_are_refused_naming_the_field_and_rule(stud_hand, pit):

@@ -234,7 +234,7 @@
       const next = view.querySelector(".to-act .card-pick, .to-act button:not([disabled])");
       if (next) next.focus();
       else if (!deal.disabled) deal.focus();
-      else felt.focus();
+      else felt.focus({ preventScroll: true });
     }
 
     function show(round) {
@@ -271,7 +271,9 @@
     async function act(box, action, cards) {
       actionError.textContent = "";
       view.querySelectorAll("button").forEach((b) => { b.disabled = true; });  // one at a time
-      felt.focus();  // the pressed button is about to go: the keyboard stays on the table
+      // The pressed button is about to go: the keyboard stays on the table, and the page stays
+      // where the player has it (focusing the whole felt must not scroll it).
+      felt.focus({ preventScroll: true });
       try {
         const round = await api.request("POST", `${root.dataset.roundsUrl}${current.id}/actions/`, { box, action, cards });
         show(round);

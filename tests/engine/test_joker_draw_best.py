@@ -216,5 +216,15 @@ def test_the_regret_counts_the_pool_without_the_model(solution: best.Solution) -
     assert measured["rtp_points"] >= 0
 
 
+def test_a_dealer_pool_of_several_draws_deals_each_hand_once_per_draw() -> None:
+    # Each draw of the pool deals the same sample of initial hands again, with fresh
+    # replacements (JD-9): its outcomes are the sample times the draws, every one five cards.
+    pool = best.dealer_pool(3, 11, hands=2_000)
+    assert len(pool.used) == len(pool.count) == len(pool.bin) == 6_000
+    assert set(np.unique(pool.count)) <= set(range(5, 11))
+    assert (pool.bin >= 0).all()
+    assert (pool.bin < pool.bins).all()
+
+
 def level_strength(cards: list[int]) -> int:
     return int(best.hand_index().strength[best.colex(np.array([sorted(cards)]))[0]])

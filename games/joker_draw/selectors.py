@@ -12,7 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
@@ -141,10 +141,12 @@ def box_settlements(
     category: str = "",
     min_amount: Decimal | None = None,
     max_amount: Decimal | None = None,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> QuerySet[BoxSettlement]:
-    """Settled joker draw boxes for the payouts review, newest first; dates are settlement days
-    (UTC, both ends included), amounts the player's net result of the box."""
-    settlements = BoxSettlement.objects.select_related(
+    """Settled joker draw boxes for the payouts review, newest first, on the database
+    ``using``; dates are settlement days (UTC, both ends included), amounts the player's net
+    result of the box."""
+    settlements = BoxSettlement.objects.using(using).select_related(
         "round", "table", "player", "bet_paytable_version__paytable",
         "bonus_paytable_version__paytable",
     )  # fmt: skip
@@ -166,12 +168,12 @@ def box_settlements(
 
 
 def approved_corrections(
-    round_ids: Iterable[int] | None = None,
+    round_ids: Iterable[int] | None = None, *, using: str = DEFAULT_DB_ALIAS
 ) -> dict[tuple[int, int], Decimal]:
     """What approved settlement corrections added to each box (round id, box) of the rounds
     (of every round when none are named)."""
     totals: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
-    approved = SettlementCorrection.objects.filter(status=ChangeStatus.APPROVED)
+    approved = SettlementCorrection.objects.using(using).filter(status=ChangeStatus.APPROVED)
     if round_ids is not None:
         approved = approved.filter(round_id__in=list(round_ids))
     for correction in approved:
@@ -195,7 +197,7 @@ class ReturnSums:
     cross: Decimal
 
 
-def return_sums(kind: str) -> list[ReturnSums]:
+def return_sums(kind: str, *, using: str = DEFAULT_DB_ALIAS) -> list[ReturnSums]:
     """Per table and paytable version, the settled boxes' stakes and returns: for the bet
     paytable ante and bet together (a folded box returns nothing), for the bonus paytable the
     bonus of the boxes that placed one."""
@@ -217,7 +219,7 @@ def return_sums(kind: str) -> list[ReturnSums]:
         ) AS boxes
         GROUP BY table_id, {version} ORDER BY table_id, {version}
     """  # noqa: S608 - the fragments are the constants above, never input
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         cursor.execute(query)
         return [ReturnSums(*row) for row in cursor.fetchall()]
 
@@ -262,23 +264,26 @@ def decision_sums() -> list[DecisionSums]:
         return [DecisionSums(*row) for row in cursor.fetchall()]
 
 
-def latest_rtp_observations() -> list[RtpObservation]:
+def latest_rtp_observations(*, using: str = DEFAULT_DB_ALIAS) -> list[RtpObservation]:
     """The newest observation of each table, paytable version and kind, alerts first."""
     newest = (
-        RtpObservation.objects.order_by("table_id", "paytable_version_id", "kind", "-observed_at")
+        RtpObservation.objects.using(using)
+        .order_by("table_id", "paytable_version_id", "kind", "-observed_at")
         .distinct("table_id", "paytable_version_id", "kind")
         .values_list("pk", flat=True)
     )
     return list(
-        RtpObservation.objects.filter(pk__in=list(newest))
+        RtpObservation.objects.using(using)
+        .filter(pk__in=list(newest))
         .select_related("table", "paytable_version__paytable")
         .order_by("-alert", "table__name", "kind")
     )
 
 
-def rtp_alerts(count: int = 50) -> QuerySet[RtpObservation]:
+def rtp_alerts(count: int = 50, *, using: str = DEFAULT_DB_ALIAS) -> QuerySet[RtpObservation]:
     return (
-        RtpObservation.objects.filter(alert=True)
+        RtpObservation.objects.using(using)
+        .filter(alert=True)
         .select_related("table", "paytable_version__paytable")
         .order_by("-observed_at")[:count]
     )

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import DEFAULT_DB_ALIAS
 
 from games.engine.hands import strong_holding
 from games.models import Round, RoundEvent, RoundStatus
@@ -385,11 +386,14 @@ def peer_games() -> dict[str, PeerGame[Any, Any]]:
     }
 
 
-def finished_hands(*, start: datetime, end: datetime) -> Iterator[HandRead]:
-    """The peer hands settled from ``start`` until ``end``, as the report reads them, a chunk
-    of hands and their events at a time."""
+def finished_hands(
+    *, start: datetime, end: datetime, using: str = DEFAULT_DB_ALIAS
+) -> Iterator[HandRead]:
+    """The peer hands settled from ``start`` until ``end``, as the report reads them on the
+    database ``using``, a chunk of hands and their events at a time."""
     rounds = (
-        Round.objects.filter(
+        Round.objects.using(using)
+        .filter(
             status=RoundStatus.SETTLED,
             settled_at__gte=start,
             settled_at__lt=end,
@@ -402,15 +406,16 @@ def finished_hands(*, start: datetime, end: datetime) -> Iterator[HandRead]:
     for row in rounds.iterator(chunk_size=CHUNK):
         chunk.append(row)
         if len(chunk) == CHUNK:
-            yield from _read_chunk(chunk)
+            yield from _read_chunk(chunk, using)
             chunk = []
-    yield from _read_chunk(chunk)
+    yield from _read_chunk(chunk, using)
 
 
-def _read_chunk(rows: Sequence[tuple[Any, ...]]) -> Iterator[HandRead]:
+def _read_chunk(rows: Sequence[tuple[Any, ...]], using: str) -> Iterator[HandRead]:
     events: dict[int, list[tuple[str, Any]]] = defaultdict(list)
     for round_id, kind, data in (
-        RoundEvent.objects.filter(round_id__in=[row[0] for row in rows], kind__in=READ_KINDS)
+        RoundEvent.objects.using(using)
+        .filter(round_id__in=[row[0] for row in rows], kind__in=READ_KINDS)
         .order_by("round_id", "sequence")
         .values_list("round_id", "kind", "data")
     ):
@@ -424,14 +429,20 @@ def _read_chunk(rows: Sequence[tuple[Any, ...]]) -> Iterator[HandRead]:
 
 
 def pairs_for(
-    *, start: datetime, end: datetime, threshold: float | None = None
+    *,
+    start: datetime,
+    end: datetime,
+    threshold: float | None = None,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> list[PairSignals]:
     """Every pair of players who shared peer hands settled from ``start`` until ``end``, per
-    currency, the most suspicious first; flagged at ``threshold`` (``COLLUSION_ALERT_SCORE``
-    unless given)."""
-    scores = score_pairs(finished_hands(start=start, end=end))
+    currency, the most suspicious first, read on the database ``using``; flagged at
+    ``threshold`` (``COLLUSION_ALERT_SCORE`` unless given)."""
+    scores = score_pairs(finished_hands(start=start, end=end, using=using))
     limit = settings.COLLUSION_ALERT_SCORE if threshold is None else threshold
-    users = User.objects.in_bulk({pair.first for pair in scores} | {pair.second for pair in scores})
+    users = User.objects.using(using).in_bulk(
+        {pair.first for pair in scores} | {pair.second for pair in scores}
+    )
     pairs = [
         PairSignals(
             currency=pair.currency,

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from casino.frame import plays_at_tables
 from casino.http import tokens
 from casino.http.permissions import acting_user
+from casino.reports_database import reports_source, said
 from casino.whole_numbers import whole_number
 from games.joker_draw import explain, strategy_card
 from games.joker_draw.selectors import dealt_cards, no_game_odds_in_force, paytables_in_force
@@ -210,16 +211,19 @@ def statement(request: HttpRequest) -> HttpResponse:
         return render(request, "play/statement.html", {"form": form, **day}, status=400)
     first, last = form.period()
     period = urlencode({"from": first.isoformat(), "to": last.isoformat()})
-    return render(
+    source = reports_source()
+    page = render(
         request,
         "play/statement.html",
         {
             **day,
             "form": StatementPeriodForm(initial={"from": first, "to": last}),
-            "statement": account_statement(acting_user(request), first, last),
+            "statement": account_statement(acting_user(request), first, last, using=source.alias),
             "csv_url": f"{reverse('own-statement')}?{period}&format=csv",
+            "reports_source": source,
         },
     )
+    return said(page, source)
 
 
 RECALL_GAMES = ("joker-draw", *PEER_GAMES)

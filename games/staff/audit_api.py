@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.permissions import HasModelPermission
+from casino.reports_database import reports_source, said
 from games.joker_draw.box_play import players_against_best_play, rounds_of
 from games.joker_draw.selectors import latest_rtp_observations
 from games.joker_draw.tasks import observe_rtp
@@ -142,7 +143,8 @@ class RoundsReview(APIView):
     )
     def get(self, request: Request) -> Response:
         form = _valid(RoundReviewForm(request.query_params))
-        rounds = reviewed_rounds(**form.filters())
+        source = reports_source()
+        rounds = reviewed_rounds(**form.filters(), using=source.alias)
         page, paging = _page(request, rounds)
         results = [
             {
@@ -166,9 +168,10 @@ class RoundsReview(APIView):
                     for w in row.winners
                 ],
             }
-            for row in review(list(page.object_list))
+            for row in review(list(page.object_list), using=source.alias)
         ]
-        return Response({**paging, "totals": _money(total_money(rounds)), "results": results})
+        totals = _money(total_money(rounds))
+        return said(Response({**paging, "totals": totals, "results": results}), source)
 
 
 class TrialBalance(APIView):
@@ -338,19 +341,27 @@ class GamingDayReport(APIView):
     def get(self, request: Request) -> Response:
         form = _valid(GamingDayForm(request.query_params))
         first, last = form.cleaned_data["date"], form.cleaned_data["to"]
-        return Response(
-            {
-                "gaming_day_starts_at": settings.GAMING_DAY_STARTS_AT,
-                "time_zone": settings.CASINO_TIME_ZONE,
-                "days": [_report_row(r) for r in gaming_day.daily_rows(first, last)],
-                "month_to_date": [
-                    _report_row(r) for r in gaming_day.period_rows(last.replace(day=1), last)
-                ],
-                "year_to_date": [
-                    _report_row(r)
-                    for r in gaming_day.period_rows(last.replace(month=1, day=1), last)
-                ],
-            }
+        source = reports_source()
+        using = source.alias
+        year = last.replace(month=1, day=1)
+        return said(
+            Response(
+                {
+                    "gaming_day_starts_at": settings.GAMING_DAY_STARTS_AT,
+                    "time_zone": settings.CASINO_TIME_ZONE,
+                    "days": [
+                        _report_row(r) for r in gaming_day.daily_rows(first, last, using=using)
+                    ],
+                    "month_to_date": [
+                        _report_row(r)
+                        for r in gaming_day.period_rows(last.replace(day=1), last, using=using)
+                    ],
+                    "year_to_date": [
+                        _report_row(r) for r in gaming_day.period_rows(year, last, using=using)
+                    ],
+                }
+            ),
+            source,
         )
 
 
@@ -369,41 +380,45 @@ class RtpObservations(APIView):
         def percent(value: Any) -> str | None:
             return None if value is None else str(value)
 
-        return Response(
-            [
-                {
-                    "table": o.table.name,
-                    "table_id": o.table_id,
-                    "paytable_version": str(o.paytable_version),
-                    "kind": o.kind,
-                    "boxes": o.boxes,
-                    "staked": f"{o.staked:.2f}",
-                    "returned": f"{o.returned:.2f}",
-                    "actual_rtp": percent(o.actual_rtp),
-                    "interval": [percent(o.interval_low), percent(o.interval_high)]
-                    if o.boxes >= least and o.interval_low is not None
-                    else None,
-                    "enough_data": o.boxes >= least,
-                    "theoretical_rtp": percent(o.theoretical_rtp),
-                    "decisions_taken": {
-                        "boxes": o.assessed_boxes,
-                        "actual_rtp": percent(o.assessed_rtp),
-                        "expected_rtp": percent(o.decisions_rtp),
-                        "interval": [percent(o.decisions_low), percent(o.decisions_high)]
-                        if o.assessed_boxes >= least and o.decisions_low is not None
+        source = reports_source()
+        return said(
+            Response(
+                [
+                    {
+                        "table": o.table.name,
+                        "table_id": o.table_id,
+                        "paytable_version": str(o.paytable_version),
+                        "kind": o.kind,
+                        "boxes": o.boxes,
+                        "staked": f"{o.staked:.2f}",
+                        "returned": f"{o.returned:.2f}",
+                        "actual_rtp": percent(o.actual_rtp),
+                        "interval": [percent(o.interval_low), percent(o.interval_high)]
+                        if o.boxes >= least and o.interval_low is not None
                         else None,
+                        "enough_data": o.boxes >= least,
+                        "theoretical_rtp": percent(o.theoretical_rtp),
+                        "decisions_taken": {
+                            "boxes": o.assessed_boxes,
+                            "actual_rtp": percent(o.assessed_rtp),
+                            "expected_rtp": percent(o.decisions_rtp),
+                            "interval": [percent(o.decisions_low), percent(o.decisions_high)]
+                            if o.assessed_boxes >= least and o.decisions_low is not None
+                            else None,
+                        }
+                        if o.kind == "bet"
+                        else None,
+                        "best_play": [percent(o.best_play_low), percent(o.best_play_high)]
+                        if o.best_play_low is not None
+                        else None,
+                        "typical_rtp": percent(o.typical_rtp),
+                        "alert": o.alert,
+                        "observed_at": o.observed_at,
                     }
-                    if o.kind == "bet"
-                    else None,
-                    "best_play": [percent(o.best_play_low), percent(o.best_play_high)]
-                    if o.best_play_low is not None
-                    else None,
-                    "typical_rtp": percent(o.typical_rtp),
-                    "alert": o.alert,
-                    "observed_at": o.observed_at,
-                }
-                for o in latest_rtp_observations()
-            ]
+                    for o in latest_rtp_observations(using=source.alias)
+                ]
+            ),
+            source,
         )
 
 

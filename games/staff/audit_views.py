@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import charts
 from casino.csv_export import csv_response
+from casino.reports_database import reports_source, said
 from games.joker_draw.tasks import observe_rtp
 from games.staff.audit_forms import (
     GamingDayForm,
@@ -76,19 +77,21 @@ def rounds_review(request: HttpRequest) -> HttpResponse:
     form = RoundReviewForm(request.GET or None)
     if form.is_bound and not form.is_valid():
         return render(request, "staff/rounds_review.html", {"form": form}, status=400)
-    rounds = reviewed_rounds(**(form.filters() if form.is_bound else {}))
+    source = reports_source()
+    rounds = reviewed_rounds(**(form.filters() if form.is_bound else {}), using=source.alias)
     page = Paginator(rounds, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "form": form,
         "page": page,
-        "rows": review(list(page.object_list)),
+        "rows": review(list(page.object_list), using=source.alias),
         "totals": total_money(rounds),
         "query": query.urlencode(),
         "csv_url": f"{reverse('staff:rounds-review-csv')}?{query.urlencode()}",
+        "reports_source": source,
     }
-    return render(request, "staff/rounds_review.html", context)
+    return said(render(request, "staff/rounds_review.html", context), source)
 
 
 ROUND_CSV_COLUMNS = (
@@ -108,14 +111,14 @@ def round_csv_row(row: ReviewedRound) -> list[object]:
 
 
 def reviewed_rows(rounds: Any) -> Iterable[ReviewedRound]:
-    """The rounds reviewed a few hundred at a time, for a streamed export."""
+    """The rounds reviewed a few hundred at a time, for a streamed export, on their database."""
     chunk: list[Any] = []
     for round_ in rounds.iterator(chunk_size=500):
         chunk.append(round_)
         if len(chunk) == 500:
-            yield from review(chunk)
+            yield from review(chunk, using=rounds.db)
             chunk = []
-    yield from review(chunk)
+    yield from review(chunk, using=rounds.db)
 
 
 @require_GET
@@ -124,9 +127,13 @@ def rounds_review_csv(request: HttpRequest) -> HttpResponseBase:
     form = RoundReviewForm(request.GET)
     if not form.is_valid():
         return _bad_filters(form)
-    rows = reviewed_rows(reviewed_rounds(**form.filters()))
-    return csv_response(
-        csv_name("rounds", form.describe()), ROUND_CSV_COLUMNS, map(round_csv_row, rows)
+    source = reports_source()
+    rows = reviewed_rows(reviewed_rounds(**form.filters(), using=source.alias))
+    return said(
+        csv_response(
+            csv_name("rounds", form.describe()), ROUND_CSV_COLUMNS, map(round_csv_row, rows)
+        ),
+        source,
     )
 
 
@@ -141,7 +148,8 @@ def gaming_day_report(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "staff/gaming_day.html", {"form": form}, status=400)
     day: date = form.cleaned_data["date"]
-    report = gaming_day.report(day)
+    source = reports_source()
+    report = gaming_day.report(day, using=source.alias)
     periods = [
         (period, gaming_day.PERIOD_LABELS[period], report[period]) for period in gaming_day.Period
     ]
@@ -155,8 +163,9 @@ def gaming_day_report(request: HttpRequest) -> HttpResponse:
         "min_rounds": settings.GAMING_DAY_MIN_ROUNDS,
         "starts_at": settings.GAMING_DAY_STARTS_AT,
         "time_zone": settings.CASINO_TIME_ZONE,
+        "reports_source": source,
     }
-    return render(request, "staff/gaming_day.html", context)
+    return said(render(request, "staff/gaming_day.html", context), source)
 
 
 @require_GET
@@ -166,9 +175,10 @@ def gaming_day_csv(request: HttpRequest) -> HttpResponseBase:
     if not form.is_valid():
         return _bad_filters(form)
     first, last = form.cleaned_data["date"], form.cleaned_data["to"]
-    rows = gaming_day.daily_rows(first, last)
+    source = reports_source()
+    rows = gaming_day.daily_rows(first, last, using=source.alias)
     name = csv_name("gaming-day", [first.isoformat(), last.isoformat()])
-    return csv_response(name, gaming_day.CSV_COLUMNS, map(gaming_day.csv_row, rows))
+    return said(csv_response(name, gaming_day.CSV_COLUMNS, map(gaming_day.csv_row, rows)), source)
 
 
 @require_GET
@@ -181,8 +191,9 @@ def gaming_day_chart(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _bad_filters(form)
     day = form.cleaned_data["date"]
-    rows = gaming_day.daily_rows(day, day)
-    return HttpResponse(hold_chart_png(rows), content_type="image/png")
+    source = reports_source()
+    rows = gaming_day.daily_rows(day, day, using=source.alias)
+    return said(HttpResponse(hold_chart_png(rows), content_type="image/png"), source)
 
 
 def hold_chart_png(rows: list[gaming_day.GamingDayRow]) -> bytes:

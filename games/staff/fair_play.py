@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS
 from django.urls import reverse
 
 from casino.day_range import GamingDayRangeForm
@@ -58,9 +59,9 @@ def behind(pair: PairSignals, signal: Signal) -> tuple[HandRef, ...]:
     return signal.hands if pair.flagged and signal.score > 0 else ()
 
 
-def report(form: FairPlayForm) -> list[PairSignals]:
+def report(form: FairPlayForm, *, using: str = DEFAULT_DB_ALIAS) -> list[PairSignals]:
     start, end = form.bounds()
-    return pairs_for(start=start, end=end)
+    return pairs_for(start=start, end=end, using=using)
 
 
 def open_alerts() -> Any:

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.reports_database import reports_source, said
 from games.staff.audit_api import _needs
 from games.staff.fair_play import FairPlayForm, open_alerts, pair_json, report
 
@@ -44,31 +45,35 @@ class FairPlayReport(APIView):
     def get(self, request: Request) -> Response:
         form = _checked(FairPlayForm(request.query_params))
         first, last = form.days()
-        return Response(
-            {
-                "from": first,
-                "to": last,
-                "threshold": settings.COLLUSION_ALERT_SCORE,
-                "pairs": [pair_json(pair) for pair in report(form)],
-                "open_alerts": [
-                    {
-                        "id": alert.pk,
-                        "raised_at": alert.raised_at,
-                        "kind": alert.kind,
-                        "table": alert.table_id,
-                        "from": alert.period_start,
-                        "to": alert.period_end,
-                        "currency": alert.currency,
-                        "players": [alert.first_player.username, alert.second_player.username],
-                        "hands": alert.hands,
-                        "chip_flow": str(alert.chip_flow_score),
-                        "soft_play": str(alert.soft_play_score),
-                        "strong_folds": str(alert.strong_folds_score),
-                        "net_chips": str(alert.net_chips),
-                    }
-                    for alert in open_alerts()
-                ],
-            }
+        source = reports_source()
+        return said(
+            Response(
+                {
+                    "from": first,
+                    "to": last,
+                    "threshold": settings.COLLUSION_ALERT_SCORE,
+                    "pairs": [pair_json(pair) for pair in report(form, using=source.alias)],
+                    "open_alerts": [
+                        {
+                            "id": alert.pk,
+                            "raised_at": alert.raised_at,
+                            "kind": alert.kind,
+                            "table": alert.table_id,
+                            "from": alert.period_start,
+                            "to": alert.period_end,
+                            "currency": alert.currency,
+                            "players": [alert.first_player.username, alert.second_player.username],
+                            "hands": alert.hands,
+                            "chip_flow": str(alert.chip_flow_score),
+                            "soft_play": str(alert.soft_play_score),
+                            "strong_folds": str(alert.strong_folds_score),
+                            "net_chips": str(alert.net_chips),
+                        }
+                        for alert in open_alerts()
+                    ],
+                }
+            ),
+            source,
         )
 
 

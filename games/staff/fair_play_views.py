@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
+from casino.reports_database import reports_source, said
 from games.models import CollusionAlert
 from games.peer import alerts
 from games.peer.collusion import PairSignals, Signal
@@ -111,18 +112,22 @@ def _page(
     }
     if not form.is_valid():
         return render(request, "staff/fair_play.html", context, status=400)
-    pairs = report(form)
+    # The alerts above are the primary's, as a review changes them; the pairs are the report's.
+    source = reports_source()
+    pairs = report(form, using=source.alias)
     query = _period_query(form)
     context |= {
+        "reports_source": source,
         "rows": [_row(pair) for pair in pairs[:PAIRS_SHOWN]],
         "pairs_count": len(pairs),
         "flagged_count": sum(pair.flagged for pair in pairs),
         "query": query,
         "csv_url": f"{reverse('staff:fair-play-csv')}?{query}",
     }
-    return render(
+    page = render(
         request, "staff/fair_play.html", context, status=refusal.status if refusal else 200
     )
+    return said(page, source)
 
 
 @require_GET
@@ -132,10 +137,10 @@ def fair_play_csv(request: HttpRequest) -> HttpResponseBase:
     if not form.is_valid():
         return _bad_filters(form)
     first, last = form.days()
-    return csv_response(
-        csv_name("fair-play", [f"from-{first}", f"to-{last}"]),
-        CSV_COLUMNS,
-        map(csv_row, report(form)),
+    source = reports_source()
+    name = csv_name("fair-play", [f"from-{first}", f"to-{last}"])
+    return said(
+        csv_response(name, CSV_COLUMNS, map(csv_row, report(form, using=source.alias))), source
     )
 
 

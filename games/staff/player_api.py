@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.permissions import HasModelPermission
+from casino.reports_database import reports_source, said
 from games.staff.players import player, player_file
 from games.staff.views import READ_LEDGER, READ_ROUNDS
 from payouts.protection.conduct_api import exclusion_json
@@ -51,9 +52,10 @@ class PlayerFile(APIView):
         )
     )
     def get(self, request: Request, pk: int) -> Response:
-        found = player_file(player(pk))
+        source = reports_source()
+        found = player_file(player(pk), reports=source.alias)
         user = found.player
-        return Response(
+        answer = Response(
             {
                 "id": user.pk,
                 "username": user.username,
@@ -102,6 +104,7 @@ class PlayerFile(APIView):
                 ],
             }
         )
+        return said(answer, source)
 
 
 def _amount(value: Decimal | None) -> str | None:

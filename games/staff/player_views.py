@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from casino.csv_export import csv_response
+from casino.reports_database import reports_source, said
 from games.staff.players import last_twelve_months, player, player_file, players
 from games.staff.views import READ_LEDGER, READ_ROUNDS, requires
 from payouts.protection.statement import CSV_COLUMNS, csv_name, csv_rows, statement
@@ -40,10 +41,11 @@ def player_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 @requires(*READ_PLAYERS)
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
-    found = player_file(player(pk))
+    source = reports_source()
+    found = player_file(player(pk), reports=source.alias)
     first, last = last_twelve_months()
     period = urlencode({"from": first.isoformat(), "to": last.isoformat()})
-    return render(
+    page = render(
         request,
         "staff/player.html",
         {
@@ -51,8 +53,10 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             "statement": found.statement,
             "conduct": found.conduct,
             "csv_url": f"{reverse('staff:player-statement-csv', args=[pk])}?{period}",
+            "reports_source": source,
         },
     )
+    return said(page, source)
 
 
 @require_GET
@@ -68,8 +72,7 @@ def player_statement_csv(request: HttpRequest, pk: int) -> HttpResponseBase:
             f"{field}: {message} ({code})", status=400, content_type="text/plain; charset=utf-8"
         )
     first, last = form.period()
-    return csv_response(
-        csv_name(first, last, slugify(user.username) or str(user.pk)),
-        CSV_COLUMNS,
-        csv_rows(statement(user, first, last), user),
-    )
+    source = reports_source()
+    found = statement(user, first, last, using=source.alias)
+    name = csv_name(first, last, slugify(user.username) or str(user.pk))
+    return said(csv_response(name, CSV_COLUMNS, csv_rows(found, user)), source)

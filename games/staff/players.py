@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.contrib.auth.models import User
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -55,12 +56,13 @@ class PlayerFile:
     conduct: Conduct
 
 
-def player_file(user: User) -> PlayerFile:
+def player_file(user: User, *, reports: str = DEFAULT_DB_ALIAS) -> PlayerFile:
+    """The player's file; the statement read on the database ``reports``."""
     first, last = last_twelve_months()
     return PlayerFile(
         player=user,
         wallets=list(wallets_of(user)),
-        statement=statement(user, first, last),
+        statement=statement(user, first, last, using=reports),
         seats=list(
             Seat.objects.filter(player=user)
             .exclude(status=SeatStatus.LEFT)

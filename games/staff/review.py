@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import F, Q, QuerySet, Sum, Window
 from django.utils.translation import gettext_lazy as _
 
@@ -83,10 +83,11 @@ def reviewed_rounds(
     table: Table | None = None,
     status: str = "",
     player: User | None = None,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> QuerySet[Round]:
-    """Finished rounds of every game (settled or voided), newest first; the dates are gaming
-    days, both ends included."""
-    rounds = Round.objects.filter(status__in=(RoundStatus.SETTLED, RoundStatus.VOIDED))
+    """Finished rounds of every game (settled or voided), newest first, on the database
+    ``using``; the dates are gaming days, both ends included."""
+    rounds = Round.objects.using(using).filter(status__in=(RoundStatus.SETTLED, RoundStatus.VOIDED))
     if date_from is not None:
         rounds = rounds.filter(settled_at__gte=gaming_day_bounds(date_from, date_from)[0])
     if date_to is not None:
@@ -130,7 +131,7 @@ _KINDS: dict[str, Any] = {
 }
 
 
-def round_money(round_ids: list[int]) -> dict[int, Money]:
+def round_money(round_ids: list[int], *, using: str = DEFAULT_DB_ALIAS) -> dict[int, Money]:
     if not round_ids:
         return {}
     sql = _MONEY.format(
@@ -139,31 +140,34 @@ def round_money(round_ids: list[int]) -> dict[int, Money]:
         rounds="SELECT unnest(%(ids)s::bigint[])",
         group_by="GROUP BY 1",
     )
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         cursor.execute(sql, {**_KINDS, "ids": round_ids})
         return {row[0]: Money(*row[1:]) for row in cursor.fetchall()}
 
 
 def total_money(rounds: QuerySet[Round]) -> Money:
-    """The money of every round of the filtered set, summed in one query."""
+    """The money of every round of the filtered set, summed in one query on its database."""
     inner, inner_params = rounds.order_by().values("id").query.sql_with_params()
     params = {**_KINDS, **{f"p{n}": value for n, value in enumerate(inner_params)}}
     # Django's %s placeholders become named ones, beside the kinds'.
     inner = inner.replace("%", "%%").replace("%%s", "%s")
     inner = inner % tuple(f"%(p{n})s" for n in range(len(inner_params)))
     sql = _MONEY.format(group="", rounds=inner, group_by="")
-    with connection.cursor() as cursor:
+    with connections[rounds.db].cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return Money(*row) if row else Money()
 
 
-def review(rounds: list[Round]) -> list[ReviewedRound]:
-    """The rounds of one page, each with its money, players and winners."""
-    money = round_money([r.pk for r in rounds])
-    names = _names(rounds)
+def review(rounds: list[Round], *, using: str = DEFAULT_DB_ALIAS) -> list[ReviewedRound]:
+    """The rounds of one page, each with its money, players and winners, read on the database
+    ``using``."""
+    money = round_money([r.pk for r in rounds], using=using)
+    names = _names(rounds, using)
     boxes: dict[int, list[Winner]] = defaultdict(list)
-    for box in BoxSettlement.objects.filter(round__in=rounds).order_by("round_id", "box"):
+    for box in (
+        BoxSettlement.objects.using(using).filter(round__in=rounds).order_by("round_id", "box")
+    ):
         boxes[box.round_id].append(
             Winner(
                 player=names.get(box.player_id, ""),
@@ -174,8 +178,10 @@ def review(rounds: list[Round]) -> list[ReviewedRound]:
         )
     pots: dict[int, list[Winner]] = defaultdict(list)
     peer = {r.pk: r for r in rounds if r.player_id is None}
-    for event in RoundEvent.objects.filter(round_id__in=peer, kind="pot_awarded").order_by(
-        "round_id", "sequence"
+    for event in (
+        RoundEvent.objects.using(using)
+        .filter(round_id__in=peer, kind="pot_awarded")
+        .order_by("round_id", "sequence")
     ):
         round_ = peer[event.round_id]
         # The hands are named from the cards in the reader's language, not the engine's words.
@@ -208,9 +214,9 @@ def _players_of(round_: Round) -> list[int]:
     return [round_.player_id] if round_.player_id else list(round_.engine_state.get("players", []))
 
 
-def _names(rounds: list[Round]) -> dict[int, str]:
+def _names(rounds: list[Round], using: str) -> dict[int, str]:
     ids = {player for r in rounds for player in _players_of(r)}
-    return dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    return dict(User.objects.using(using).filter(pk__in=ids).values_list("pk", "username"))
 
 
 # The ledger, drilled down ---------------------------------------------------------------------

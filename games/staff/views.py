@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import F, Sum
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -32,6 +33,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
 from casino.http.permissions import acting_user
+from casino.reports_database import reports_source, said
 from games.engine import fairness
 from games.engine.cards import parse_cards
 from games.engine.hands import evaluate
@@ -502,9 +504,10 @@ def payouts(request: HttpRequest) -> HttpResponse:
     if form.is_bound and not form.is_valid():
         return render(request, "staff/payouts.html", {"form": form}, status=400)
     filters = form.filters() if form.is_bound else {}
-    boxes = box_settlements(**filters)
+    source = reports_source()
+    boxes = box_settlements(**filters, using=source.alias)
     page = Paginator(boxes, PAYOUTS_PER_PAGE).get_page(request.GET.get("page"))
-    page.object_list = _with_corrections(page.object_list)
+    page.object_list = _with_corrections(page.object_list, using=source.alias)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
@@ -513,8 +516,9 @@ def payouts(request: HttpRequest) -> HttpResponse:
         "query": query.urlencode(),
         "csv_url": f"{reverse('staff:payouts-csv')}?{query.urlencode()}",
         "totals": box_totals(boxes),
+        "reports_source": source,
     }
-    return render(request, "staff/payouts.html", context)
+    return said(render(request, "staff/payouts.html", context), source)
 
 
 def box_totals(boxes: Any) -> dict[str, Decimal | None]:
@@ -541,12 +545,14 @@ BOX_STATUS_WORDS: dict[str, Promise] = {
 }
 
 
-def _with_corrections(settlements: Iterable[BoxSettlement]) -> list[BoxSettlement]:
+def _with_corrections(
+    settlements: Iterable[BoxSettlement], *, using: str = DEFAULT_DB_ALIAS
+) -> list[BoxSettlement]:
     """The boxes, each with ``correction``: what approved settlement corrections added to it,
     and its hands and decision in the viewer's language (the stored ``hand`` is the engine's
     English, for the exports)."""
     boxes = list(settlements)
-    added = approved_corrections({box.round_id for box in boxes})
+    added = approved_corrections({box.round_id for box in boxes}, using=using)
     for box in boxes:
         box.correction = added.get((box.round_id, box.box))  # type: ignore[attr-defined]
         box.hand_words = hand_name(evaluate(parse_cards(box.final_cards)))  # type: ignore[attr-defined]
@@ -586,9 +592,12 @@ def payouts_csv(request: HttpRequest) -> HttpResponseBase:
     if not form.is_valid():
         errors = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in form.errors.items())
         return HttpResponse(errors, status=400, content_type="text/plain; charset=utf-8")
-    boxes = box_settlements(**form.filters()).iterator(chunk_size=500)
-    corrected = approved_corrections()  # few: a correction is a rare, approved exception
-    return csv_response("payouts.csv", CSV_COLUMNS, (csv_row(box, corrected) for box in boxes))
+    source = reports_source()
+    boxes = box_settlements(**form.filters(), using=source.alias).iterator(chunk_size=500)
+    # Few: a correction is a rare, approved exception.
+    corrected = approved_corrections(using=source.alias)
+    rows = (csv_row(box, corrected) for box in boxes)
+    return said(csv_response("payouts.csv", CSV_COLUMNS, rows), source)
 
 
 @require_GET
@@ -628,9 +637,11 @@ READ_RTP = ("payouts.view_rtpobservation", "payouts.view_rtprun")
 def rtp(request: HttpRequest) -> HttpResponse:
     """The newest actual RTP of every table and paytable version beside its theoretical figure,
     alerts in red, and the chart of both."""
+    source = reports_source()
     context: dict[str, Any] = {
-        "observations": latest_rtp_observations(),
-        "alerts": rtp_alerts(),
+        "observations": latest_rtp_observations(using=source.alias),
+        "alerts": rtp_alerts(using=source.alias),
+        "reports_source": source,
         "min_boxes": settings.RTP_OBSERVATION_MIN_BOXES,
         "model_error": settings.BEST_PLAY_MODEL_ERROR_ANTES,
     }
@@ -643,10 +654,12 @@ def rtp(request: HttpRequest) -> HttpResponse:
             "alerts": result.result if result.successful() else None,
         }
         context["measuring"] = result.state not in ("SUCCESS", "FAILURE")
-    return render(request, "staff/rtp.html", context)
+    return said(render(request, "staff/rtp.html", context), source)
 
 
 @require_GET
 @requires(*READ_RTP)
 def rtp_chart(request: HttpRequest) -> HttpResponse:
-    return HttpResponse(rtp_comparison_png(latest_rtp_observations()), content_type="image/png")
+    source = reports_source()
+    chart = rtp_comparison_png(latest_rtp_observations(using=source.alias))
+    return said(HttpResponse(chart, content_type="image/png"), source)

@@ -35,7 +35,7 @@ from statistics import NormalDist
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext_lazy as _
 
 from casino.gaming_day import gaming_day_bounds, starts_after_midnight, zone
@@ -111,24 +111,24 @@ class GamingDayRow:
         return str(Game(self.game).label)
 
 
-def daily_rows(first: date, last: date) -> list[GamingDayRow]:
+def daily_rows(first: date, last: date, *, using: str = DEFAULT_DB_ALIAS) -> list[GamingDayRow]:
     """Every table's figures for each gaming day from ``first`` to ``last`` that it settled
-    rounds on, by day, then table."""
-    return _rows(first, last, by_day=True)
+    rounds on, by day, then table, summed on the database ``using``."""
+    return _rows(first, last, by_day=True, using=using)
 
 
-def period_rows(first: date, last: date) -> list[GamingDayRow]:
+def period_rows(first: date, last: date, *, using: str = DEFAULT_DB_ALIAS) -> list[GamingDayRow]:
     """Every table's figures over the gaming days ``first`` to ``last`` together (a month or
     a year to date), dated ``last``."""
-    return _rows(first, last, by_day=False)
+    return _rows(first, last, by_day=False, using=using)
 
 
-def report(day: date) -> dict[Period, list[GamingDayRow]]:
+def report(day: date, *, using: str = DEFAULT_DB_ALIAS) -> dict[Period, list[GamingDayRow]]:
     """A gaming day's report: the day, the month to date and the year to date."""
     return {
-        Period.DAY: daily_rows(day, day),
-        Period.MONTH_TO_DATE: period_rows(day.replace(day=1), day),
-        Period.YEAR_TO_DATE: period_rows(day.replace(month=1, day=1), day),
+        Period.DAY: daily_rows(day, day, using=using),
+        Period.MONTH_TO_DATE: period_rows(day.replace(day=1), day, using=using),
+        Period.YEAR_TO_DATE: period_rows(day.replace(month=1, day=1), day, using=using),
     }
 
 
@@ -195,7 +195,7 @@ class _Sums:
     variance: float = 0.0  # of the win, from the paytables' spread
 
 
-def _rows(first: date, last: date, *, by_day: bool) -> list[GamingDayRow]:
+def _rows(first: date, last: date, *, by_day: bool, using: str) -> list[GamingDayRow]:
     start, end = gaming_day_bounds(first, last)
     params: dict[str, Any] = {
         "settled": RoundStatus.SETTLED,
@@ -210,12 +210,12 @@ def _rows(first: date, last: date, *, by_day: bool) -> list[GamingDayRow]:
     }
     rounds = _ROUNDS.format(day=_DAY if by_day else "%(last)s::date")
     params["last"] = last
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         cursor.execute(_MONEY.format(rounds=rounds), params)
         money = cursor.fetchall()
         cursor.execute(_PLAYERS.format(rounds=rounds), params)
         players = {(day, table_id): count for day, table_id, count in cursor.fetchall()}
-    tables = Table.objects.in_bulk({row[1] for row in money})
+    tables = Table.objects.using(using).in_bulk({row[1] for row in money})
     expected: dict[tuple[int | None, int | None], ExpectedReturn | None] = {}
     sums: dict[tuple[date, int], _Sums] = defaultdict(_Sums)
     for day, table_id, bet, bonus, count, game_handle, bonus_handle, win, rake in money:

@@ -25,10 +25,10 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from casino.gaming_day import gaming_day_bounds, starts_after_midnight, zone
-from payouts.models import AccountKind, TransactionKind
+from payouts.models import Account, AccountKind, TransactionKind
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -114,9 +114,9 @@ _DAY = "((created_at AT TIME ZONE %(zone)s) - %(starts)s::interval)::date"
 _PERIOD = {RowsPer.DAY: _DAY, RowsPer.MONTH: f"date_trunc('month', {_DAY})::date"}
 
 
-def statement(player: User, first: date, last: date) -> Statement:
+def statement(player: User, first: date, last: date, *, using: str = DEFAULT_DB_ALIAS) -> Statement:
     """The player's statement for the gaming days ``first`` to ``last``, every wallet they
-    hold, in two queries (the wallets, the sums)."""
+    hold, in two queries (the wallets, the sums) on the database ``using``."""
     per = rows_per(first, last)
     start, end = gaming_day_bounds(first, last)
     params: dict[str, Any] = {
@@ -131,11 +131,12 @@ def statement(player: User, first: date, last: date) -> Statement:
         "stake": TransactionKind.STAKE,
         "returns": [TransactionKind.SETTLEMENT, TransactionKind.CORRECTION],
     }
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         cursor.execute(_STATEMENT.format(period=_PERIOD[per]), params)
         sums = cursor.fetchall()
     currencies = list(
-        player.accounts.filter(kind=AccountKind.PLAYER_WALLET)
+        Account.objects.using(using)
+        .filter(owner=player, kind=AccountKind.PLAYER_WALLET)
         .order_by("currency")
         .values_list("currency", flat=True)
     )

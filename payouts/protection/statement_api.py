@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from casino.csv_export import csv_response
 from casino.http.errors import InputRefused
 from casino.http.permissions import OWN_STATEMENT, acting_user
+from casino.reports_database import reports_source, said
 from payouts.protection.statement import (
     AMOUNTS,
     CSV_COLUMNS,
@@ -124,7 +125,10 @@ class OwnStatement(APIView):
     def get(self, request: Request) -> Any:
         first, last = statement_period(request.query_params).period()
         player = acting_user(request)
-        found = statement(player, first, last)
+        source = reports_source()
+        found = statement(player, first, last, using=source.alias)
         if wants_csv(request._request):
-            return csv_response(csv_name(first, last), CSV_COLUMNS, csv_rows(found, player))
-        return Response(statement_json(found))
+            return said(
+                csv_response(csv_name(first, last), CSV_COLUMNS, csv_rows(found, player)), source
+            )
+        return said(Response(statement_json(found)), source)

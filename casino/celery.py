@@ -4,6 +4,8 @@ import os
 
 from celery import Celery
 
+from casino import workers
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 app = Celery("casino")
@@ -12,3 +14,6 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(
     ["games.tables", "games.peer", "games.joker_draw", "games.stud", "games.drawmaha", "payouts"]
 )
+# Each worker's heartbeat, which readiness (casino.health) reads; importing casino.workers
+# connected its signal receivers (the request id, a log line per task, Django's logging).
+app.steps["consumer"].add(workers.Heartbeat)

@@ -11,6 +11,8 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from casino.logs import LOG_FORMATS, logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -85,6 +87,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # One log line per request, and its request id (X-Request-ID) on every line it logs.
+    "casino.http.request_log.RequestLogMiddleware",
+    # /healthz and /readyz, answered before the HTTPS redirect and any look at the Host header.
+    "casino.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -332,10 +338,18 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
-}
+# Logs: every line to standard error, as plain text for a person (the default, `make run`) or
+# one JSON object a line for a log collector (casino.logs); a request's and a task's lines
+# carry its request id, user, table and round (casino.http.request_log, casino.workers).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT not in LOG_FORMATS:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}.")
+LOGGING = logging_config(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
+
+# Health checks (casino.health): how long /readyz waits for each check, how late a decision
+# may be before the timers count as stuck, and how long ago a Celery worker must have been
+# seen; each worker writes its heartbeat this often (casino.workers).
+HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.0)
+HEALTH_OVERDUE_SECONDS = env.int("HEALTH_OVERDUE_SECONDS", default=60)
+HEALTH_WORKER_MAX_AGE = env.int("HEALTH_WORKER_MAX_AGE", default=60)
+WORKER_HEARTBEAT_SECONDS = env.float("WORKER_HEARTBEAT_SECONDS", default=10.0)

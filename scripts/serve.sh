@@ -11,9 +11,15 @@
 # uvicorn must not take the client's address from X-Forwarded-For (it trusts 127.0.0.1 by
 # default, and `make run` serves on 127.0.0.1): the application reads that header only from
 # the NUM_PROXIES proxies configured (casino.http.throttling).
+#
+# The application logs one line per request itself, with its request id, user and duration
+# (casino.http.request_log), so uvicorn's access log is off; with LOG_FORMAT=json uvicorn's
+# own lines (its supervisor's: started, a worker died) are JSON too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DB_CONN_MAX_AGE="${DB_CONN_MAX_AGE:-0}"
+log_config=()
+if [ "${LOG_FORMAT:-text}" = json ]; then log_config=(--log-config scripts/uvicorn_log.json); fi
 exec .venv/bin/uvicorn casino.asgi:application \
   --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
-  --no-proxy-headers --timeout-graceful-shutdown 5
+  --no-proxy-headers --timeout-graceful-shutdown 5 --no-access-log "${log_config[@]}"

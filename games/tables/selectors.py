@@ -106,6 +106,17 @@ def rounds_for(
     return rounds.order_by("-id")
 
 
+def overdue_decisions(due_before: datetime) -> QuerySet[Round]:
+    """The rounds of every game with a decision due before ``due_before``, oldest deadline
+    first. Every game keeps the deadline of its next decision in ``Round.decision_deadline``
+    (a joker draw round's for its boxes in turn, a peer hand's for the seat to act), cleared
+    when the round is over; the partial index ``deciding_rounds_by_deadline`` (the deadlines
+    of the rounds still deciding) finds them without reading any other round."""
+    return Round.objects.filter(
+        status=RoundStatus.DECIDING, decision_deadline__lt=due_before
+    ).order_by("decision_deadline")
+
+
 # The staff screens ---------------------------------------------------------------------------
 
 

@@ -44,6 +44,24 @@ def test_the_production_settings_pass_the_deployment_checks():
     assert "no issues" in result.stdout
 
 
+def test_the_production_environment_of_the_readme_gives_no_warning_at_all():
+    """As README's "Running in production" sets a web process: JSON logs, behind a TLS proxy,
+    the health checks' settings given; nothing silenced."""
+    result = check_deploy(
+        **PRODUCTION,
+        LOG_FORMAT="json",
+        SECURE_PROXY_SSL_HEADER="true",
+        NUM_PROXIES="1",
+        HEALTH_CHECK_TIMEOUT="1",
+        HEALTH_OVERDUE_SECONDS="60",
+        HEALTH_WORKER_MAX_AGE="60",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+    assert "WARNING" not in result.stdout + result.stderr
+    assert result.stderr == ""
+
+
 @pytest.mark.parametrize(
     ("change", "warning"),
     [

@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +25,6 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -38,22 +33,20 @@ from django.utils import timezone
 
 from casino.celery import app as celery_app
 from casino.http.tokens import issue_token
-from casino.roles import PLAYER
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.joker_draw.tasks import expire_joker_draw_decision
-from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Seat, SeatStatus, Table
+from games.models import BoxSettlement, Round, RoundStatus, Seat, SeatStatus, Table
 from games.tables import services as table_services
 from payouts import services as money
-from payouts.models import LedgerEntry, LedgerTransaction
+from payouts.models import LedgerTransaction
 
 # The module, not its names: a function named test_... imported here would be collected.
 from tests.fixtures import workers
+from tests.fixtures.servers import FUNDS, Server, assert_settled_once, funded_player
 from tests.fixtures.tables import joker_draw_limits
-from tests.fixtures.users import make_user
 
-ROOT = Path(__file__).resolve().parents[2]
 # Inside the transaction: the client's retry finds nothing done and does it all.
 IN_TRANSACTION = ("round.opened", "round.before_update", "round.settled")
 # After the commit: the retry is answered from the stored response (idempotency).
@@ -65,14 +58,6 @@ CASHED_OUT = "seat.cashed_out"  # inside the cash-out's transaction
 WORKERS = "workers"
 OUTSIDE = "outside"
 ROUNDS = 16
-FUNDS = Decimal("1000.00")
-READY_SECONDS = 60.0
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _subprocess_env(marks: Path, points: tuple[str, ...]) -> dict[str, str]:
@@ -82,65 +67,6 @@ def _subprocess_env(marks: Path, points: tuple[str, ...]) -> dict[str, str]:
     return workers.worker_env(
         DEBUG="false", CASINO_FAULT_POINTS=",".join(points), CASINO_FAULT_MARKS=str(marks)
     )
-
-
-class Server:
-    """The web server as `make run` starts it (scripts/serve.sh: uvicorn with two worker
-    processes), in a session of its own, so that one SIGKILL takes it whole."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.log, self.port = log, _free_port()
-        self.env = {**env, "PORT": str(self.port), "WEB_WORKERS": "2"}
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(  # noqa: S603 - the project's own script
-                [str(ROOT / "scripts" / "serve.sh")],
-                cwd=ROOT,
-                env=self.env,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + READY_SECONDS
-        while True:  # ready once a worker answers; any answer will do
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-            try:
-                connection.request("GET", "/api/v1/wallets/")
-                connection.getresponse().read()
-                return
-            except (OSError, http.client.HTTPException):
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"uvicorn did not start:\n{self.log.read_text()}") from None
-                time.sleep(0.1)
-            finally:
-                connection.close()
-
-    def kill(self) -> None:
-        """SIGKILL the whole server, as a power cut would; a no-op once it is down."""
-        assert self.process is not None
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-    def restart(self) -> None:
-        self.kill()
-        self.start()
-
-    def workers(self) -> list[psutil.Process]:
-        """uvicorn's worker processes (its children but for multiprocessing's helpers)."""
-        assert self.process is not None
-        return [
-            child
-            for child in psutil.Process(self.process.pid).children()
-            if "spawn_main" in " ".join(child.cmdline())
-        ]
-
-    def kill_workers(self) -> None:
-        """SIGKILL every worker, the server's own process living on to start new ones."""
-        for worker in self.workers():
-            worker.kill()
 
 
 class Player:
@@ -226,12 +152,6 @@ def three_box_table(joker_table: Table, default_paytables, pit, pit2) -> Table:
     return joker_table
 
 
-def funded_player(name: str, pit: User) -> User:
-    player = make_user(name, PLAYER)
-    money.deposit(player=player, currency="USD", amount=FUNDS, reason="cash", by=pit)
-    return player
-
-
 def play_round(player: Player, table: Table, rng: random.Random, faults: list[str]) -> int:
     """Open a round and decide every box at random to the end; `faults` are used up as they fit
     the requests. Returns the round's id."""
@@ -268,26 +188,6 @@ def play_round(player: Player, table: Table, rng: random.Random, faults: list[st
             f"/api/v1/joker-draw/rounds/{round_id}/actions/", body, fault_for(*kinds)
         )
     return round_id
-
-
-def assert_settled_once(round_: Round, player: User) -> None:
-    """One opening and one settlement on the ledger, a gapless history, one record per box,
-    and the player's wallet moved by exactly the box results."""
-    references = LedgerTransaction.objects.filter(reference__startswith=f"round:{round_.pk}:")
-    assert references.filter(reference=f"round:{round_.pk}:open").count() == 1
-    assert references.filter(reference=f"round:{round_.pk}:settle").count() == 1
-    sequences = list(
-        RoundEvent.objects.filter(round=round_)
-        .order_by("sequence")
-        .values_list("sequence", flat=True)
-    )
-    assert sequences == list(range(round_.history_length))
-    settled = BoxSettlement.objects.filter(round=round_)
-    assert settled.count() == len(engine.from_json(round_.engine_state).boxes)
-    moved = LedgerEntry.objects.filter(transaction__in=references, account__owner=player).aggregate(
-        total=Sum("amount")
-    )["total"]
-    assert moved == settled.aggregate(total=Sum("total_result"))["total"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -16,14 +16,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.auth.models import User
-from django.test import Client
 
 from casino.http.tokens import issue_token
 from casino.roles import PLAYER
 from games.stud.tasks import STUD as stud
 from payouts.services import deposit
+from tests.fixtures.servers import open_stream, read_more, session_cookie
 from tests.fixtures.tables import make_stud_table
 from tests.fixtures.users import make_user
 from tests.fixtures.workers import ROOT, private_broker_url, worker_env
@@ -79,44 +77,6 @@ def server(tmp_path: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=30)
-
-
-def session_cookie(user: User) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-def open_stream(base_url: str, table_id: int, cookie: str) -> tuple[int, socket.socket, bytes]:
-    """Open the table's event stream; its status, the open socket and what came first."""
-    port = int(base_url.rsplit(":", 1)[1])
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(
-        f"GET /play/tables/{table_id}/events/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        f"Cookie: {settings.SESSION_COOKIE_NAME}={cookie}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
-    received = b""
-    while b"\r\n\r\n" not in received or (
-        received.startswith(b"HTTP/1.1 200") and b"retry: 3000" not in received
-    ):
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        received += chunk
-    status = int(received.split(b" ", 2)[1])
-    return status, sock, received
-
-
-def read_more(sock: socket.socket, until: bytes, seconds: float = 10) -> bytes:
-    sock.settimeout(seconds)
-    received = b""
-    while until not in received:
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        received += chunk
-    return received
 
 
 @pytest.mark.django_db(transaction=True)

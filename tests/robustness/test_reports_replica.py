@@ -83,18 +83,23 @@ class Standby:
         folder = Path(tempfile.mkdtemp(prefix="standby-"))
         os.chown(folder, owner, -1)
         standby = cls(folder, owner)
-        _postgres(
-            "pg_basebackup",
-            *("-h", primary["HOST"], "-p", str(primary["PORT"] or 5432), "-U", primary["USER"]),
-            *("-D", str(standby.data), "-R", "--checkpoint=fast", "--no-sync"),
-            owner=owner,
-        )
-        _postgres(
-            "pg_ctl",
-            *("-D", str(standby.data), "-l", str(folder / "server.log"), "-w", "-t", "30"),
-            *("-o", f"-k {folder} -h '' -c hot_standby=on -c fsync=off", "start"),
-            owner=owner,
-        )
+        try:
+            _postgres(
+                "pg_basebackup",
+                *("-h", primary["HOST"], "-p", str(primary["PORT"] or 5432)),
+                *("-U", primary["USER"], "-D", str(standby.data)),
+                *("-R", "--checkpoint=fast", "--no-sync"),
+                owner=owner,
+            )
+            _postgres(
+                "pg_ctl",
+                *("-D", str(standby.data), "-l", str(folder / "server.log"), "-w", "-t", "30"),
+                *("-o", f"-k {folder} -h '' -c hot_standby=on -c fsync=off", "start"),
+                owner=owner,
+            )
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         return standby
 
     def stop(self) -> None:

@@ -342,27 +342,22 @@ class GamingDayReport(APIView):
         form = _valid(GamingDayForm(request.query_params))
         first, last = form.cleaned_data["date"], form.cleaned_data["to"]
         source = reports_source()
+        month, year = last.replace(day=1), last.replace(month=1, day=1)
         using = source.alias
-        year = last.replace(month=1, day=1)
-        return said(
-            Response(
-                {
-                    "gaming_day_starts_at": settings.GAMING_DAY_STARTS_AT,
-                    "time_zone": settings.CASINO_TIME_ZONE,
-                    "days": [
-                        _report_row(r) for r in gaming_day.daily_rows(first, last, using=using)
-                    ],
-                    "month_to_date": [
-                        _report_row(r)
-                        for r in gaming_day.period_rows(last.replace(day=1), last, using=using)
-                    ],
-                    "year_to_date": [
-                        _report_row(r) for r in gaming_day.period_rows(year, last, using=using)
-                    ],
-                }
-            ),
-            source,
+        response = Response(
+            {
+                "gaming_day_starts_at": settings.GAMING_DAY_STARTS_AT,
+                "time_zone": settings.CASINO_TIME_ZONE,
+                "days": [_report_row(r) for r in gaming_day.daily_rows(first, last, using=using)],
+                "month_to_date": [
+                    _report_row(r) for r in gaming_day.period_rows(month, last, using=using)
+                ],
+                "year_to_date": [
+                    _report_row(r) for r in gaming_day.period_rows(year, last, using=using)
+                ],
+            }
         )
+        return said(response, source)
 
 
 class RtpObservations(APIView):
@@ -381,45 +376,43 @@ class RtpObservations(APIView):
             return None if value is None else str(value)
 
         source = reports_source()
-        return said(
-            Response(
-                [
-                    {
-                        "table": o.table.name,
-                        "table_id": o.table_id,
-                        "paytable_version": str(o.paytable_version),
-                        "kind": o.kind,
-                        "boxes": o.boxes,
-                        "staked": f"{o.staked:.2f}",
-                        "returned": f"{o.returned:.2f}",
-                        "actual_rtp": percent(o.actual_rtp),
-                        "interval": [percent(o.interval_low), percent(o.interval_high)]
-                        if o.boxes >= least and o.interval_low is not None
+        response = Response(
+            [
+                {
+                    "table": o.table.name,
+                    "table_id": o.table_id,
+                    "paytable_version": str(o.paytable_version),
+                    "kind": o.kind,
+                    "boxes": o.boxes,
+                    "staked": f"{o.staked:.2f}",
+                    "returned": f"{o.returned:.2f}",
+                    "actual_rtp": percent(o.actual_rtp),
+                    "interval": [percent(o.interval_low), percent(o.interval_high)]
+                    if o.boxes >= least and o.interval_low is not None
+                    else None,
+                    "enough_data": o.boxes >= least,
+                    "theoretical_rtp": percent(o.theoretical_rtp),
+                    "decisions_taken": {
+                        "boxes": o.assessed_boxes,
+                        "actual_rtp": percent(o.assessed_rtp),
+                        "expected_rtp": percent(o.decisions_rtp),
+                        "interval": [percent(o.decisions_low), percent(o.decisions_high)]
+                        if o.assessed_boxes >= least and o.decisions_low is not None
                         else None,
-                        "enough_data": o.boxes >= least,
-                        "theoretical_rtp": percent(o.theoretical_rtp),
-                        "decisions_taken": {
-                            "boxes": o.assessed_boxes,
-                            "actual_rtp": percent(o.assessed_rtp),
-                            "expected_rtp": percent(o.decisions_rtp),
-                            "interval": [percent(o.decisions_low), percent(o.decisions_high)]
-                            if o.assessed_boxes >= least and o.decisions_low is not None
-                            else None,
-                        }
-                        if o.kind == "bet"
-                        else None,
-                        "best_play": [percent(o.best_play_low), percent(o.best_play_high)]
-                        if o.best_play_low is not None
-                        else None,
-                        "typical_rtp": percent(o.typical_rtp),
-                        "alert": o.alert,
-                        "observed_at": o.observed_at,
                     }
-                    for o in latest_rtp_observations(using=source.alias)
-                ]
-            ),
-            source,
+                    if o.kind == "bet"
+                    else None,
+                    "best_play": [percent(o.best_play_low), percent(o.best_play_high)]
+                    if o.best_play_low is not None
+                    else None,
+                    "typical_rtp": percent(o.typical_rtp),
+                    "alert": o.alert,
+                    "observed_at": o.observed_at,
+                }
+                for o in latest_rtp_observations(using=source.alias)
+            ]
         )
+        return said(response, source)
 
 
 class BestPlayPlayers(APIView):

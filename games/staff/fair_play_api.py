@@ -46,35 +46,33 @@ class FairPlayReport(APIView):
         form = _checked(FairPlayForm(request.query_params))
         first, last = form.days()
         source = reports_source()
-        return said(
-            Response(
-                {
-                    "from": first,
-                    "to": last,
-                    "threshold": settings.COLLUSION_ALERT_SCORE,
-                    "pairs": [pair_json(pair) for pair in report(form, using=source.alias)],
-                    "open_alerts": [
-                        {
-                            "id": alert.pk,
-                            "raised_at": alert.raised_at,
-                            "kind": alert.kind,
-                            "table": alert.table_id,
-                            "from": alert.period_start,
-                            "to": alert.period_end,
-                            "currency": alert.currency,
-                            "players": [alert.first_player.username, alert.second_player.username],
-                            "hands": alert.hands,
-                            "chip_flow": str(alert.chip_flow_score),
-                            "soft_play": str(alert.soft_play_score),
-                            "strong_folds": str(alert.strong_folds_score),
-                            "net_chips": str(alert.net_chips),
-                        }
-                        for alert in open_alerts()
-                    ],
-                }
-            ),
-            source,
+        response = Response(
+            {
+                "from": first,
+                "to": last,
+                "threshold": settings.COLLUSION_ALERT_SCORE,
+                "pairs": [pair_json(pair) for pair in report(form, using=source.alias)],
+                "open_alerts": [
+                    {
+                        "id": alert.pk,
+                        "raised_at": alert.raised_at,
+                        "kind": alert.kind,
+                        "table": alert.table_id,
+                        "from": alert.period_start,
+                        "to": alert.period_end,
+                        "currency": alert.currency,
+                        "players": [alert.first_player.username, alert.second_player.username],
+                        "hands": alert.hands,
+                        "chip_flow": str(alert.chip_flow_score),
+                        "soft_play": str(alert.soft_play_score),
+                        "strong_folds": str(alert.strong_folds_score),
+                        "net_chips": str(alert.net_chips),
+                    }
+                    for alert in open_alerts()
+                ],
+            }
         )
+        return said(response, source)
 
 
 urlpatterns = [path("fair-play/", FairPlayReport.as_view(), name="audit-fair-play")]

@@ -101,7 +101,7 @@ def test_the_hold_chart_draws_one_gaming_day_however_long_the_range_asked(audito
     reads the one gaming day the report's page shows."""
     read = []
     monkeypatch.setattr(
-        gaming_day, "daily_rows", lambda first, last: read.append((first, last)) or []
+        gaming_day, "daily_rows", lambda first, last, **_: read.append((first, last)) or []
     )
     response = logged_in(auditor).get(
         "/staff/gaming-day/chart.png", {"date": "2026-01-01", "to": "2026-12-31"}

@@ -1,9 +1,10 @@
 """Best play's price of a new paytable: the solver and a +/-0.02-point pricing on the workers.
 
-Run as ``python benchmarks/bench_best_play.py [ROUNDS]``. It starts its own servers and a Celery
-worker with two pool processes, proposes a bet paytable nobody has solved (the shipped lines with
-the full house at 3:1), and times a best-play run of ROUNDS rounds (100 million by default: a
-99% interval of about +/-0.02 points), which the workers solve first, then price. Beside it, in
+Run as ``python benchmarks/bench_best_play.py [ROUNDS]``. It starts its own servers and the
+laboratory's Celery worker with two pool processes (``scripts/worker.sh lab``), proposes a bet
+paytable nobody has solved (the shipped lines with the full house at 3:1), and times a
+best-play run of ROUNDS rounds (100 million by default: a 99% interval of about +/-0.02
+points), which the workers solve first, then price. Beside it, in
 the same run, best play's and the reference strategy's rounds/s on the shipped paytable (10
 million rounds each). Prints a table, saves ``benchmarks/results/best_play.json`` and exits
 non-zero if the new paytable's solution and pricing take 30 minutes or more, or its interval

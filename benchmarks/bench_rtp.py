@@ -1,5 +1,6 @@
 """RTP laboratory throughput: 10 million joker draw rounds under the reference strategy, split
-into chunks across a Celery worker with two pool processes, on PostgreSQL and Redis.
+into chunks across the laboratory's Celery worker with two pool processes, on PostgreSQL and
+Redis.
 
 Run as ``python benchmarks/bench_rtp.py [ROUNDS]``. It starts its own servers and worker, runs
 the shipped default paytables (the bet paytable under both strategies, the BONUS example
@@ -16,7 +17,6 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from support import ROOT, machine, services
@@ -28,18 +28,18 @@ SEED = 20261130
 
 
 def start_worker() -> subprocess.Popen[bytes]:
-    worker = subprocess.Popen(  # noqa: S603 - our own venv's celery, fixed arguments
+    """The laboratory's worker as `make run` starts it (scripts/worker.sh lab: the RTP chunks
+    and best play's are routed to the `lab` queue), with two pool processes."""
+    worker = subprocess.Popen(  # noqa: S603 - the project's own script, fixed arguments
         [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "casino",
-            "worker",
-            "--concurrency=2",
+            str(ROOT / "scripts" / "worker.sh"),
+            "lab",
             "--without-gossip",
             "--without-mingle",
             "--loglevel=WARNING",
         ],
         cwd=ROOT,
+        env={**os.environ, "LAB_WORKER_PROCESSES": "2"},
         start_new_session=True,
     )
     from casino.celery import app

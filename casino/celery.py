@@ -1,4 +1,5 @@
-"""Celery application: timers, settlement jobs, reports and simulations run here."""
+"""Celery application: timers, settlement jobs, reports and simulations run here, the game's
+and the laboratory's on queues of their own (casino/settings.py, CELERY_TASK_ROUTES)."""
 
 import os
 

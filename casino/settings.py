@@ -10,6 +10,7 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from casino.logs import LOG_FORMATS, logging_config
 
@@ -257,6 +258,30 @@ FAIR_PLAY_SHARED_ADDRESSES = env.list(
 )
 COLLUSION_ALERT_SCORE = env.float("COLLUSION_ALERT_SCORE", default=4.0)
 COLLUSION_PERIOD_DAYS = env.int("COLLUSION_PERIOD_DAYS", default=7)
+# Two queues, so that heavy work never delays the game (README, Set-up; scripts/worker.sh):
+# `game` holds the timers, catch-ups, deals and settlement, which its own worker takes at once;
+# `lab` the RTP laboratory, best play's solving, reports and other batch work, on a worker of its
+# own that may be busy for minutes. A task without a route (Celery's own housekeeping) goes to
+# Celery's default queue, which the lab worker also takes, as it does what was queued there
+# before the queues were split. Beat's entries go by their tasks' routes. Every task of the
+# project is named here (tests/robustness/test_queues.py): a new one must choose.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("game"), Queue("lab"), Queue(CELERY_TASK_DEFAULT_QUEUE))
+CELERY_TASK_ROUTES = {
+    # The game: each must run within a second or two of its time.
+    "games.tasks.fold_overdue_boxes": {"queue": "game"},
+    "games.tasks.expire_joker_draw_decision": {"queue": "game"},
+    "games.tasks.catch_up_stud_table": {"queue": "game"},
+    "games.tasks.catch_up_drawmaha_table": {"queue": "game"},
+    "games.tasks.sweep_overdue_rounds": {"queue": "game"},
+    # The laboratory, reports and batch work: seconds to minutes each, none on a round's path.
+    "payouts.tasks.compute_rtp_chunk": {"queue": "lab"},
+    "games.tasks.compute_best_play_chunk": {"queue": "lab"},
+    "games.tasks.assess_box_play": {"queue": "lab"},
+    "games.tasks.observe_rtp": {"queue": "lab"},
+    "games.peer.tasks.raise_collusion_alerts": {"queue": "lab"},
+    "payouts.tasks.nightly_ledger_report": {"queue": "lab"},
+}
 CELERY_BEAT_SCHEDULE = {
     # The joker draw decision timer (games.joker_draw.tasks.fold_overdue_boxes). Tasks keep
     # the names they were first queued under, whatever module holds them now.

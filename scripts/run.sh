@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole product: PostgreSQL and Redis (embedded, data in .data/, unless DATABASE_URL /
-# REDIS_URL name servers), migrations, demo data, the web server, a Celery worker and Celery
-# beat. Ctrl-C stops everything it started.
+# REDIS_URL name servers), migrations, demo data, the web server, the two Celery workers (the
+# game's and the laboratory's: scripts/worker.sh) and Celery beat. Ctrl-C stops everything it
+# started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
@@ -25,7 +26,9 @@ export DATABASE_URL REDIS_URL
 "$BIN/python" manage.py collectstatic --noinput --verbosity 0
 "$BIN/python" manage.py seed_demo
 
-"$BIN/celery" -A casino worker --loglevel=INFO --concurrency=2 &
+scripts/worker.sh game --loglevel=INFO &
+children+=($!)
+scripts/worker.sh lab --loglevel=INFO &
 children+=($!)
 "$BIN/celery" -A casino beat --loglevel=INFO &
 children+=($!)

@@ -168,7 +168,9 @@ def test_a_stale_worker_heartbeat_is_named(transactional_db):
     status, body = ready()
     assert status == 503
     assert failed(body) == {"celery": "failed"}
-    assert body["failed"]["celery"] in ("no worker seen for 61 s", "no worker seen for 62 s")
+    reason = body["failed"]["celery"]
+    assert reason.startswith("no worker seen for ")
+    assert 61 <= int(reason.split()[-2]) < 70  # seconds pass on a busy machine
 
 
 def test_no_worker_ever_seen_is_named(transactional_db):

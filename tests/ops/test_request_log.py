@@ -193,8 +193,9 @@ def test_log_format_json_makes_every_line_json():
 
 
 @pytest.fixture
-def json_worker(monkeypatch, request):
-    """A real Celery worker (tests.fixtures.workers) logging JSON lines."""
+def json_worker(transactional_db, monkeypatch, request):
+    """A real Celery worker (tests.fixtures.workers) logging JSON lines. The worker commits
+    what its tasks write: the test's data is committed too, and flushed after it."""
     monkeypatch.setenv("LOG_FORMAT", "json")
     return request.getfixturevalue("celery_worker")
 

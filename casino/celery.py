@@ -4,6 +4,8 @@ import os
 
 from celery import Celery
 
+from casino import metrics
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 app = Celery("casino")
@@ -12,3 +14,5 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(
     ["games.tables", "games.peer", "games.joker_draw", "games.stud", "games.drawmaha", "payouts"]
 )
+# Every task a worker runs is counted and timed by its name and outcome (GET /metrics).
+metrics.count_celery_tasks()

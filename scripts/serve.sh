@@ -11,9 +11,19 @@
 # uvicorn must not take the client's address from X-Forwarded-For (it trusts 127.0.0.1 by
 # default, and `make run` serves on 127.0.0.1): the application reads that header only from
 # the NUM_PROXIES proxies configured (casino.http.throttling).
+#
+# Metrics (GET /metrics): each process keeps its series in files under PROMETHEUS_MULTIPROC_DIR
+# and /metrics sums them (casino/metrics.py); the files of an earlier run must be gone before
+# the first process starts. When the variable is set, whoever set it emptied the folder first
+# (scripts/run.sh does, before the Celery worker and beat that share it: emptying it here would
+# cut off theirs); on its own this script serves from a new, empty folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DB_CONN_MAX_AGE="${DB_CONN_MAX_AGE:-0}"
+if [ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+  PROMETHEUS_MULTIPROC_DIR="$(mktemp -d "${TMPDIR:-/tmp}/casino-metrics.XXXXXX")"
+  export PROMETHEUS_MULTIPROC_DIR
+fi
 exec .venv/bin/uvicorn casino.asgi:application \
   --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
   --no-proxy-headers --timeout-graceful-shutdown 5

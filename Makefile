@@ -32,7 +32,9 @@ bench: install
 	$(BIN)/python benchmarks/bench_rtp.py; rtp=$$?; \
 	$(BIN)/python benchmarks/bench_best_play.py; best=$$?; \
 	$(BIN)/python benchmarks/bench_pages.py; pages=$$?; \
-	exit $$((hands || rounds || rtp || best || pages))
+	$(BIN)/python benchmarks/bench_metrics.py; metrics=$$?; \
+	$(BIN)/python benchmarks/bench_health.py; health=$$?; \
+	exit $$((hands || rounds || rtp || best || pages || metrics || health))
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy . && $(BIN)/lint-imports

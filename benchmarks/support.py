@@ -23,6 +23,8 @@ def services() -> Iterator[None]:
     os.environ["DEBUG"] = "false"
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key")
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+    # A line per request would bury the table; warnings still show.
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
     launcher = [sys.executable, str(ROOT / "scripts" / "services.py")]
     with tempfile.TemporaryDirectory(prefix="bench-") as scratch:
         started = not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))

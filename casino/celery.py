@@ -5,7 +5,7 @@ import os
 
 from celery import Celery
 
-from casino import workers
+from casino import metrics, workers
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -18,3 +18,5 @@ app.autodiscover_tasks(
 # Each worker's heartbeat, which readiness (casino.health) reads; importing casino.workers
 # connected its signal receivers (the request id, a log line per task, Django's logging).
 app.steps["consumer"].add(workers.Heartbeat)
+# Every task a worker runs is counted and timed by its name and outcome (GET /metrics).
+metrics.count_celery_tasks()

@@ -4,6 +4,7 @@ The defaults suit a developer's machine only: with DEBUG off, SECRET_KEY and ALL
 must be given, or the process refuses to start.
 """
 
+import ipaddress
 from decimal import Decimal
 from pathlib import Path
 
@@ -92,6 +93,8 @@ MIDDLEWARE = [
     "casino.http.request_log.RequestLogMiddleware",
     # /healthz and /readyz, answered before the HTTPS redirect and any look at the Host header.
     "casino.health.HealthCheckMiddleware",
+    # Times every request by the view it resolved to, for /metrics (casino.metrics).
+    "casino.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -200,6 +203,21 @@ REST_FRAMEWORK["NUM_PROXIES"] = env.int("NUM_PROXIES", default=0)
 API_TOKEN_TTL = env.int("API_TOKEN_TTL", default=86_400)
 # Live table streams one user may hold open at once, over every page and process (429 beyond).
 LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=8)
+
+# GET /metrics (Prometheus): read from these addresses or networks (the address the throttles
+# read, so X-Forwarded-For counts only from the NUM_PROXIES proxies configured), or with
+# "Authorization: Bearer <METRICS_TOKEN>" (none: no bearer access); anyone else gets 404. A
+# table is counted as stuck when its oldest decision is this many seconds overdue.
+METRICS_ALLOWED_ADDRESSES = env.list("METRICS_ALLOWED_ADDRESSES", default=["127.0.0.1", "::1"])
+for _network in METRICS_ALLOWED_ADDRESSES:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"METRICS_ALLOWED_ADDRESSES: {_network!r} is no address or network."
+        ) from None
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_TIMER_STUCK_SECONDS = env.int("METRICS_TIMER_STUCK_SECONDS", default=60)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino back office API",

@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from casino import i18n
 from games import registry
 from games.site import views as site_views
+from games.staff import metrics
 
 api_v1 = [
     path("", include("casino.http.urls")),
@@ -30,6 +31,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("staff/", include("games.staff.urls")),
     path("i18n/language/", i18n.set_language, name="set-language"),
+    # Prometheus's scraper; readable only from METRICS_ALLOWED_ADDRESSES or with METRICS_TOKEN.
+    path("metrics", metrics.metrics, name="metrics"),
     path("i18n/js/<str:language>/", i18n.javascript_catalogue, name="javascript-catalogue"),
     path("", include("games.site.urls")),
 ]

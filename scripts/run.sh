@@ -26,6 +26,13 @@ export DATABASE_URL REDIS_URL
 "$BIN/python" manage.py collectstatic --noinput --verbosity 0
 "$BIN/python" manage.py seed_demo
 
+# Metrics (GET /metrics): the workers, beat and the web server keep their series in files here
+# and /metrics sums them (prometheus_client's multiprocess mode, casino/metrics.py). A previous
+# run's files must go before the first of them starts.
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$PWD/$DATA_DIR/metrics}"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -name '*.db' -delete
+
 scripts/worker.sh game --loglevel=INFO &
 children+=($!)
 scripts/worker.sh lab --loglevel=INFO &

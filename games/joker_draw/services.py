@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from casino import metrics
 from casino.db import service_transaction
 from casino.faults import fault_point
 from games.engine import fairness, joker_draw
@@ -217,6 +218,7 @@ def open_round(
                 rule=holds.HOUSE_COVER_RULE,
                 status=409,
             ) from None
+        metrics.round_opened(Game.JOKER_DRAW)
         fault_point("round.opened")
     return RoundPlay(round_, state)
 
@@ -403,6 +405,7 @@ def _fold_overdue(round_: Round, timeout: timedelta) -> joker_draw.RoundState:
         state = _apply(
             round_, Fold(box.number, timed_out=True), actor=None, next_deadline=next_deadline
         )
+        metrics.decision_timed_out(Game.JOKER_DRAW)
     return state
 
 
@@ -464,6 +467,7 @@ def _apply(
     # The ledger goes last: the shared house accounts stay locked only until the commit.
     post_transactions(transfers)
     if round_.status == RoundStatus.SETTLED:
+        metrics.round_settled(Game.JOKER_DRAW)
         fault_point("round.settled")
     return state
 

@@ -23,6 +23,7 @@ from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino import metrics
 from casino.faults import fault_point
 from casino.models import ADDRESS_LENGTH
 from games.engine.betting import WAGERS
@@ -295,6 +296,7 @@ class PeerGame(ABC, Generic[State, Decision]):
                 deadline = round_.decision_deadline
                 sat_out = count_timeout(round_, hand, seat)
                 record(round_, [Event(TIMED_OUT, {"seat": seat}), *sat_out], actor=None)
+                metrics.decision_timed_out(self.game)
                 play(self, round_, hand, self.default_decision(hand.state, seat), actor=None)
                 if round_.status == RoundStatus.DECIDING:
                     # Each player has a full action time, counted from the previous deadline.
@@ -653,6 +655,7 @@ def open_hand(
         "starting_stacks": stacks,
     }
     record(round_, [Event(HAND_OPENED, details)], actor=None)
+    metrics.round_opened(peer.game)
     after_events(peer, round_, hand, events, actor=None)
     return round_
 
@@ -733,6 +736,7 @@ def after_events(
     fields = ["engine_state", "history_length"]
     if peer.hand_over(hand):
         settle(round_, fields)
+        metrics.round_settled(peer.game)
         for seating in seats:
             if seating.status == SeatStatus.LEAVING:
                 cash_out(seating, by=None)

@@ -23,6 +23,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from casino.metrics import LIVE_STREAMS_OPEN
+
 logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 15.0
@@ -135,9 +137,12 @@ async def close_stream(user_id: int) -> None:
 
 async def counted(user_id: int, events: AsyncIterator[str]) -> AsyncGenerator[str, None]:
     """``events`` as one of the user's open streams (``open_stream`` counted it): the count
-    goes down when the stream ends, however it ends (the client leaving included)."""
+    goes down when the stream ends, however it ends (the client leaving included). The
+    process's gauge of open streams (``/metrics``) counts it too, from its first event."""
+    LIVE_STREAMS_OPEN.inc()
     try:
         async for event in events:
             yield event
     finally:
+        LIVE_STREAMS_OPEN.dec()
         await close_stream(user_id)

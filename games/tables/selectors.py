@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Exists, Min, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from casino.roles import STAFF_ROLES
@@ -310,3 +310,22 @@ def round_ledger_entries(round_: Round) -> QuerySet[LedgerEntry]:
         .select_related("transaction", "account__owner")
         .order_by("transaction_id", "id")
     )
+
+
+# The timers, as /metrics reads them at each scrape: both read the deciding rounds' deadline
+# index (``deciding_rounds_by_deadline``) from its overdue end only.
+
+
+def _overdue(before: datetime) -> QuerySet[Round]:
+    return Round.objects.filter(status=RoundStatus.DECIDING, decision_deadline__lte=before)
+
+
+def oldest_overdue_deadline(now: datetime) -> datetime | None:
+    """The deadline of the decision, at any table of any game, longest out of time at ``now``
+    (None when none is): how far the timers lag behind."""
+    return _overdue(now).aggregate(oldest=Min("decision_deadline"))["oldest"]
+
+
+def tables_overdue_since(cutoff: datetime) -> int:
+    """How many tables have a decision that was due before ``cutoff``: timers stuck there."""
+    return _overdue(cutoff).values("table_id").distinct().count()

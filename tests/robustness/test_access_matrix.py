@@ -82,6 +82,10 @@ def expected_get(route: Route, role: str, user=None) -> set[int]:
             if path.startswith("/api/v1/cage/") and role in ("player", "auditor"):
                 return {403}  # the permission is checked before the method
         return {405}  # a form's target: POST only
+    if path == "/metrics":
+        # Read by address or bearer token, never by role: the test client is on loopback,
+        # which may read it by default (strangers: tests/metrics).
+        return {200}
     if path == "/" or path.startswith(("/api/schema/", "/api/docs/", "/i18n/js/")):
         return {200}  # the scripts' translations are as public as the scripts
     if path.startswith("/api/v1/"):

@@ -126,7 +126,16 @@ def wallet(user: User, currency: str) -> Account:
 
 
 def house_account(kind: str, currency: str) -> Account:
-    return _account(kind=kind, currency=currency, owner=None)
+    """The house's account of a kind in a currency: one query the first time, then from this
+    process's memory (a peer table's every decision posts between two of them). Safe for the
+    reasons `game_accounts` gives; read balances from the ledger, not from this object."""
+    key = (kind, currency)
+    account = _HOUSE_ACCOUNTS.get(key)
+    if account is None:
+        account = _account(kind=kind, currency=currency, owner=None)
+        # As the game accounts: kept once surely on the ledger.
+        transaction.on_commit(lambda: _HOUSE_ACCOUNTS.setdefault(key, account))
+    return account
 
 
 @dataclass(frozen=True)
@@ -186,6 +195,15 @@ def _remember_game_accounts(key: tuple[int, str], accounts: GameAccounts) -> Non
 # (player id, currency) -> the player's game accounts, as far as a posting needs them.
 _GAME_ACCOUNTS: dict[tuple[int, str], GameAccounts] = {}
 _GAME_ACCOUNTS_KEPT = 100_000
+# (kind, currency) -> the house's account: a few dozen at most.
+_HOUSE_ACCOUNTS: dict[tuple[str, str], Account] = {}
+
+
+def forget_accounts() -> None:
+    """Drop the accounts this process remembers: a posting found one that is not the
+    database's."""
+    _GAME_ACCOUNTS.clear()
+    _HOUSE_ACCOUNTS.clear()
 
 
 def _account(*, kind: str, currency: str, owner: User | None) -> Account:
@@ -273,7 +291,7 @@ def post_transactions(transfers: Sequence[Transfer]) -> list[LedgerTransaction]:
                 posting.account.currency,
                 posting.account.owner_id,
             ):
-                _GAME_ACCOUNTS.clear()
+                forget_accounts()
                 raise LedgerError(
                     _("Account %(account)s is not the account posted to.")
                     % {"account": posting.account.pk}

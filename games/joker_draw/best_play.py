@@ -172,8 +172,8 @@ def regret_of(digest: str) -> dict[str, object] | None:
     measured = (
         BestPlaySolution.objects.filter(digest=digest).values_list("regret", flat=True).first()
     )
-    if measured is None and shipped_notes(digest).is_file():
-        measured = json.loads(shipped_notes(digest).read_text()).get("regret")
+    if measured is None:
+        measured = _shipped(digest).get("regret")
     return measured
 
 
@@ -182,11 +182,17 @@ def shipped_notes(digest: str) -> Path:
     return SHIPPED / f"{digest}.json"
 
 
-def shipped_priced_run(digest: str) -> dict[str, Any] | None:
+@cache
+def _shipped(digest: str) -> dict[str, Any]:
+    """A shipped solution's notes, read once per process (a megabyte of JSON, the priced run's
+    chunks among it); empty when nothing is shipped for the digest. They change only with a
+    release."""
     path = shipped_notes(digest)
-    if not path.is_file():
-        return None
-    priced: dict[str, Any] | None = json.loads(path.read_text()).get("priced_run")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def shipped_priced_run(digest: str) -> dict[str, Any] | None:
+    priced: dict[str, Any] | None = _shipped(digest).get("priced_run")
     return priced
 
 

@@ -48,9 +48,9 @@ from games.staff.table_page import next_step
 from games.tables import services as table_services
 from games.tables.history import HistoryEntry, table_history
 from games.tables.voids import void_round
+from payouts.approvals import ChangeRefused
 from payouts.idempotency import HEADER, idempotent
 from payouts.models import Paytable, PaytableVersion, RtpRun
-from payouts.services import ChangeRefused
 
 IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)
 REFUSAL = inline_serializer(

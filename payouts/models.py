@@ -1,4 +1,4 @@
-"""Money: accounts, the double-entry ledger, idempotent requests and paytables.
+"""Money: accounts, the double-entry ledger and paytables.
 
 The ledger is append-only. Entries and transactions are refused UPDATE and DELETE by
 PostgreSQL triggers, and a deferred trigger refuses to commit a transaction whose entries do
@@ -239,33 +239,6 @@ class LedgerEntry(models.Model):
             "currency": self.currency,
             "account": self.account,
         }
-
-
-class IdempotentRequest(models.Model):
-    """The first response to a money-moving request, replayed for every retry of its key."""
-
-    # Indexed by (user, key).
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-    )
-    key = models.CharField(verbose_name=_("idempotency key"), max_length=255)
-    fingerprint = models.CharField(verbose_name=_("request fingerprint"), max_length=64)
-    status_code = models.PositiveSmallIntegerField(verbose_name=_("response status"))
-    # The rendered bytes, so a replay is identical to the first response, key order included.
-    response_body = models.TextField(verbose_name=_("response"))
-    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("idempotent request")
-        verbose_name_plural = _("idempotent requests")
-        constraints = [models.UniqueConstraint(fields=("user", "key"), name="one_response_per_key")]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.key}"
 
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())

@@ -95,7 +95,8 @@ def prepare_database(players: int) -> list[str]:
     from games.tables import services as tables
     from games.tables.table_game import game_of
     from payouts import services as money
-    from payouts.models import ChangeStatus, Paytable, PaytableVersion
+    from payouts.approvals import ChangeStatus
+    from payouts.models import Paytable, PaytableVersion
 
     maker = User.objects.create_user("bench-pit1", password="x")  # noqa: S106
     checker = User.objects.create_user("bench-pit2", password="x")  # noqa: S106

@@ -86,7 +86,8 @@ def prepare() -> tuple[str, int]:
     from games.tables import services as tables
     from games.tables.table_game import game_of
     from payouts import services as money
-    from payouts.models import ChangeStatus, Paytable, PaytableVersion
+    from payouts.approvals import ChangeStatus
+    from payouts.models import Paytable, PaytableVersion
 
     maker = User.objects.create_user("bench-pit1")
     checker = User.objects.create_user("bench-pit2")

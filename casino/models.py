@@ -1,5 +1,6 @@
 """What the frame keeps per user: the language the pages and the API answer in, where the user
-last signed in from, and the API tokens issued to the user's devices."""
+last signed in from, the API tokens issued to the user's devices, and the first response to
+each of the user's money-moving requests (casino.http.idempotency)."""
 
 from datetime import datetime, timedelta
 
@@ -85,3 +86,32 @@ class ApiToken(models.Model):
     @property
     def expires(self) -> datetime:
         return token_expires(self.created)
+
+
+class IdempotentRequest(models.Model):
+    """The first response to a money-moving request, replayed for every retry of its key."""
+
+    # Indexed by (user, key).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+    )
+    key = models.CharField(verbose_name=_("idempotency key"), max_length=255)
+    fingerprint = models.CharField(verbose_name=_("request fingerprint"), max_length=64)
+    status_code = models.PositiveSmallIntegerField(verbose_name=_("response status"))
+    # The rendered bytes, so a replay is identical to the first response, key order included.
+    response_body = models.TextField(verbose_name=_("response"))
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        # The table as the ledger's app created it: the model moved here, its rows did not.
+        db_table = "payouts_idempotentrequest"
+        verbose_name = _("idempotent request")
+        verbose_name_plural = _("idempotent requests")
+        constraints = [models.UniqueConstraint(fields=("user", "key"), name="one_response_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.key}"

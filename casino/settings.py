@@ -231,7 +231,7 @@ SPECTACULAR_SETTINGS = {
     # One name per set of choices that several shapes share.
     "ENUM_NAME_OVERRIDES": {
         "TableStatusEnum": "games.models.TableStatus",
-        "ChangeStatusEnum": "payouts.models.ChangeStatus",
+        "ChangeStatusEnum": "payouts.approvals.ChangeStatus",
         "LimitKindEnum": "payouts.protection.models.LimitKind",
         "ExclusionKindEnum": "payouts.protection.models.ExclusionKind",
     },

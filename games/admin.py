@@ -37,7 +37,7 @@ from games.tables import services
 from games.tables.history import table_history
 from games.tables.limits import all_limit_fields, validate_limits
 from games.tables.table_game import game_of
-from payouts.services import ChangeRefused
+from payouts.approvals import ChangeRefused
 
 
 class TableLimitsInline(ReadOnlyInline):

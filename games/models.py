@@ -18,10 +18,10 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.models import ADDRESS_LENGTH
+from payouts.approvals import MakerCheckerChange, approver_is_not_proposer
 from payouts.models import (
     Currency,
     LedgerTransaction,
-    MakerCheckerChange,
     Paytable,
     PaytableVersion,
     money_field,
@@ -214,10 +214,7 @@ class TableLimits(MakerCheckerChange):
         permissions = [("approve_tablelimits", "Can approve table limits")]
         constraints = [
             models.UniqueConstraint(fields=("table", "number"), name="one_limits_version_number"),
-            models.CheckConstraint(
-                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
-                name="limits_approver_is_not_proposer",
-            ),
+            approver_is_not_proposer("limits"),
         ]
 
     def __str__(self) -> str:
@@ -782,12 +779,7 @@ class SettlementCorrection(MakerCheckerChange):
         verbose_name_plural = _("settlement corrections")
         ordering = ("-proposed_at",)
         permissions = [("approve_settlementcorrection", "Can approve a settlement correction")]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
-                name="correction_approver_is_not_proposer",
-            ),
-        ]
+        constraints = [approver_is_not_proposer("correction")]
 
     def __str__(self) -> str:
         return gettext("correction of %(round)s (%(status)s)") % {

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from casino.http.permissions import acting_user
 from casino.readonly_admin import ReadOnlyAdmin, ReadOnlyInline
 from casino.roles import PLAYER
-from payouts import services
+from payouts import approvals, services
 from payouts.forms import amount_field
 from payouts.models import (
     CENT,
@@ -234,7 +234,7 @@ class ReversalProposalAdmin(ReadOnlyAdmin):
         for proposal in proposals:
             try:
                 services.approve_house_reversal(proposal, by=acting_user(request))
-            except services.ChangeRefused as refused:
+            except approvals.ChangeRefused as refused:
                 self.message_user(request, f"{proposal}: {refused}", messages.ERROR)
             except services.LedgerError as refused:
                 self.message_user(

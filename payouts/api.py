@@ -10,10 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.idempotency import HEADER, idempotent
 from casino.http.pagination import NewestFirst
 from casino.http.permissions import HasModelPermission, acting_user
 from payouts import selectors, services
-from payouts.idempotency import HEADER, idempotent
 from payouts.models import Currency
 from payouts.serializers import (
     AccountSerializer,

@@ -1,4 +1,4 @@
-"""Money: accounts, the double-entry ledger, idempotent requests and paytables.
+"""Money: accounts, the double-entry ledger and paytables.
 
 The ledger is append-only. Entries and transactions are refused UPDATE and DELETE by
 PostgreSQL triggers, and a deferred trigger refuses to commit a transaction whose entries do
@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import pghistory
 import pgtrigger
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from payouts.approvals import ChangeStatus, MakerCheckerChange, approver_is_not_proposer
 
 MONEY_DIGITS = 14
 MONEY_PLACES = 2
@@ -237,71 +241,6 @@ class LedgerEntry(models.Model):
         }
 
 
-class IdempotentRequest(models.Model):
-    """The first response to a money-moving request, replayed for every retry of its key."""
-
-    # Indexed by (user, key).
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-    )
-    key = models.CharField(verbose_name=_("idempotency key"), max_length=255)
-    fingerprint = models.CharField(verbose_name=_("request fingerprint"), max_length=64)
-    status_code = models.PositiveSmallIntegerField(verbose_name=_("response status"))
-    # The rendered bytes, so a replay is identical to the first response, key order included.
-    response_body = models.TextField(verbose_name=_("response"))
-    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("idempotent request")
-        verbose_name_plural = _("idempotent requests")
-        constraints = [models.UniqueConstraint(fields=("user", "key"), name="one_response_per_key")]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.key}"
-
-
-class ChangeStatus(models.TextChoices):
-    DRAFT = "draft", _("Draft (awaiting approval)")
-    APPROVED = "approved", _("Approved")
-    REJECTED = "rejected", _("Rejected")
-
-
-class MakerCheckerChange(models.Model):
-    """A configuration change that a second staff member must approve (separation of duties)."""
-
-    status = models.CharField(
-        verbose_name=_("status"),
-        max_length=10,
-        choices=ChangeStatus.choices,
-        default=ChangeStatus.DRAFT,
-    )
-    reason = models.CharField(verbose_name=_("reason"), max_length=500)
-    proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("proposed by"),
-        null=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    proposed_at = models.DateTimeField(verbose_name=_("proposed at"), auto_now_add=True)
-    approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("approved by"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    approved_at = models.DateTimeField(verbose_name=_("approved at"), null=True, blank=True)
-
-    class Meta:
-        abstract = True
-
-
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())
 class ReversalProposal(MakerCheckerChange):
     """A reversal that moves house money (house funding): posted only once a second staff
@@ -327,12 +266,7 @@ class ReversalProposal(MakerCheckerChange):
         verbose_name_plural = _("reversal proposals")
         ordering = ("-proposed_at",)
         permissions = [("approve_reversalproposal", "Can approve a reversal of house money")]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
-                name="reversal_approver_is_not_proposer",
-            ),
-        ]
+        constraints = [approver_is_not_proposer("reversal")]
 
     def __str__(self) -> str:
         return gettext("reversal of transaction #%(number)s (%(status)s)") % {
@@ -406,10 +340,7 @@ class PaytableVersion(MakerCheckerChange):
         permissions = [("approve_paytableversion", "Can approve a paytable version")]
         constraints = [
             models.UniqueConstraint(fields=("paytable", "number"), name="one_version_number"),
-            models.CheckConstraint(
-                condition=Q(approved_by__isnull=True) | ~Q(approved_by=models.F("proposed_by")),
-                name="paytable_approver_is_not_proposer",
-            ),
+            approver_is_not_proposer("paytable"),
         ]
 
     def __str__(self) -> str:
@@ -420,6 +351,13 @@ class PaytableVersion(MakerCheckerChange):
 
     def odds(self) -> dict[str, Fraction]:
         return {line.category: line.odds for line in self.lines.all()}
+
+    def part_events(self) -> list[Any]:
+        """The history of every line that ever belonged to the version: a line's move away from
+        a draft changes the draft too."""
+        line_event = apps.get_model("payouts", "PaytableLineEvent")
+        lines = line_event.objects.filter(version_id=self.pk).values("pgh_obj_id")
+        return list(line_event.objects.filter(pgh_obj_id__in=lines).select_related("pgh_context"))
 
 
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(), pghistory.DeleteEvent())

@@ -1,5 +1,4 @@
-"""Money-moving services, every write to the ledger through `post_transaction`, and the
-maker-checker rule of every configuration change.
+"""Money-moving services, every write to the ledger through `post_transaction`.
 
 Accounts are locked in id order (so two transactions never wait on each other in a cycle),
 new balances are checked before anything is written, and the entries and the cached balances
@@ -17,7 +16,6 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import pghistory
-from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -25,15 +23,14 @@ from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
 from casino.http.errors import Refused
+from payouts import approvals
+from payouts.approvals import ChangeStatus
 from payouts.models import (
     CENT,
     Account,
     AccountKind,
-    ChangeStatus,
     LedgerEntry,
     LedgerTransaction,
-    MakerCheckerChange,
-    PaytableVersion,
     ReversalProposal,
     TransactionKind,
     largest_amount,
@@ -70,19 +67,6 @@ class InsufficientFunds(LedgerError):
             % {"account": account, "shortfall": shortfall, "currency": account.currency},
             code="insufficient_funds",
         )
-
-
-class ChangeRefused(Refused):
-    """A maker-checker step refused; `errors` maps fields to messages."""
-
-    code = "invalid"
-
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
-        self.errors = errors
-
-    def messages(self) -> dict[str, list[str]]:
-        return {field: [message] for field, message in self.errors.items()}
 
 
 # What an entry and a balance can hold: beyond it PostgreSQL would refuse the write with a
@@ -592,24 +576,16 @@ def propose_house_reversal(
 
 def approve_house_reversal(proposal: ReversalProposal, *, by: User) -> ReversalProposal:
     """Post a proposed reversal of house funding: by anyone but who proposed or changed it."""
-    with pghistory.context(user=by.pk, reason=f"approve {proposal}"), transaction.atomic():
-        proposal = (
-            ReversalProposal.objects.select_for_update(of=("self",))
-            .select_related("original")
-            .get(pk=proposal.pk)
-        )
-        errors = check_approver(proposal, by)
-        if errors:
-            raise ChangeRefused(errors)
+
+    def post(proposal: ReversalProposal) -> tuple[str]:
         entries = _reversible_entries(proposal.original)
         proposal.reversal = _post_reversal(
             proposal.original, entries, reason=proposal.reason, by=by
         )
-        proposal.status = ChangeStatus.APPROVED
-        proposal.approved_by = by
-        proposal.approved_at = timezone.now()
-        proposal.save(update_fields=["reversal", "status", "approved_by", "approved_at"])
-    return proposal
+        return ("reversal",)
+
+    locked = ReversalProposal.objects.select_for_update(of=("self",)).select_related("original")
+    return approvals.approve(proposal, by=by, locked=locked, takes_effect=post)
 
 
 def _required_reason(reason: str) -> str:
@@ -619,77 +595,3 @@ def _required_reason(reason: str) -> str:
             _("A reason is required for every manual money movement."), field="reason"
         )
     return reason
-
-
-# Maker-checker -------------------------------------------------------------------------------
-
-
-def check_approver(change: MakerCheckerChange, by: User) -> dict[str, str]:
-    """Whether ``by`` may approve ``change``: a draft, neither proposed nor changed by them since.
-
-    Who changed a draft is read from the history the database triggers record for every path
-    (admin forms and inlines, staff pages, services, raw SQL): no path can leave a change out.
-    """
-    if change.status != ChangeStatus.DRAFT:
-        return {
-            "status": _("Only a draft can be approved; this one is %(status)s.")
-            % {"status": change.get_status_display()}
-        }
-    if change.proposed_by_id == by.pk:
-        return {
-            "approved_by": _(
-                "The staff member who proposed a change cannot approve it (separation of duties)."
-            )
-        }
-    editors, unattributed = draft_editors(change)
-    if by.pk in editors:
-        return {
-            "approved_by": _(
-                "You changed this draft after it was proposed: whoever changes a "
-                "draft cannot approve it (separation of duties)."
-            )
-        }
-    if unattributed:
-        return {
-            "approved_by": _(
-                "This draft was changed by someone the history does not name, so "
-                "nobody can be shown to be a second person; propose a new version "
-                "(separation of duties)."
-            )
-        }
-    return {}
-
-
-def draft_editors(change: MakerCheckerChange) -> tuple[set[int], bool]:
-    """Everyone who changed ``change`` (or, for a paytable version, its lines) after it was
-    proposed, by user id, and whether any such change names nobody.
-
-    The proposal is the context of the draft's insert event: its lines are written in it too.
-    """
-    event_model = apps.get_model(change._meta.app_label, f"{change._meta.object_name}Event")
-    events = list(event_model.objects.filter(pgh_obj_id=change.pk).select_related("pgh_context"))
-    proposal = next((e.pgh_context_id for e in events if e.pgh_label == "insert"), None)
-    if isinstance(change, PaytableVersion):
-        line_event = apps.get_model("payouts", "PaytableLineEvent")
-        # A line that ever belonged to the draft: its moves away from it count too.
-        lines = line_event.objects.filter(version_id=change.pk).values("pgh_obj_id")
-        events += line_event.objects.filter(pgh_obj_id__in=lines).select_related("pgh_context")
-    editors: set[int] = set()
-    unattributed = False
-    for event in events:
-        if proposal is not None and event.pgh_context_id == proposal:
-            continue
-        user = event.pgh_context.metadata.get("user") if event.pgh_context else None
-        if user is None:
-            unattributed = True
-        else:
-            editors.add(int(user))
-    return editors, unattributed
-
-
-def mark_approved(change: MakerCheckerChange, by: User) -> None:
-    """Record the approval of a draft that `check_approver` let `by` approve."""
-    change.status = ChangeStatus.APPROVED
-    change.approved_by = by
-    change.approved_at = timezone.now()
-    change.save(update_fields=["status", "approved_by", "approved_at"])

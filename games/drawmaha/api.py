@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.http.idempotency import idempotent
 from games.drawmaha.serializers import (
     DrawmahaActionSerializer,
     DrawmahaJoinSerializer,
@@ -23,7 +24,6 @@ from games.engine import drawmaha_phh
 from games.models import Round
 from games.peer import api as peer_api
 from games.tables.api import IDEMPOTENCY, overdue_first
-from payouts.idempotency import idempotent
 
 
 # Drawmaha shows every hand at its showdown (DM-11): a finished hand looks the same to each

@@ -30,8 +30,8 @@ from games.joker_draw.paytables import (
     unpayable_no_game_line,
 )
 from games.joker_draw.tasks import dispatch_rtp_run
+from payouts.approvals import ChangeRefused, ChangeStatus
 from payouts.models import (
-    ChangeStatus,
     Paytable,
     PaytableLine,
     PaytableVersion,
@@ -39,7 +39,6 @@ from payouts.models import (
     RtpRun,
     RtpRunStatus,
 )
-from payouts.services import ChangeRefused
 
 
 class PaytableVersionInline(ReadOnlyInline):

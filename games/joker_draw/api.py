@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.idempotency import idempotent
 from casino.http.pagination import NewestRoundsFirst
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.whole_numbers import whole_number
@@ -20,7 +21,6 @@ from games.joker_draw.services import BoxRequest
 from games.models import Game
 from games.tables import selectors
 from games.tables.api import IDEMPOTENCY, JSON_ONLY, overdue_first
-from payouts.idempotency import idempotent
 
 
 class JokerDrawRounds(APIView):

@@ -16,19 +16,13 @@ from decimal import Decimal
 import pghistory
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game, Round, RoundStatus, SettlementCorrection
-from payouts.models import CENT, ChangeStatus, TransactionKind
-from payouts.services import (
-    ChangeRefused,
-    LedgerError,
-    Posting,
-    check_approver,
-    game_accounts,
-    post_transaction,
-)
+from payouts import approvals
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import CENT, TransactionKind
+from payouts.services import LedgerError, Posting, game_accounts, post_transaction
 
 
 def propose_correction(
@@ -87,15 +81,8 @@ def propose_correction(
 
 def approve_correction(correction: SettlementCorrection, *, by: User) -> SettlementCorrection:
     """Post a proposed correction: by a staff member who neither proposed nor changed it."""
-    with pghistory.context(user=by.pk, reason=f"approve {correction}"), transaction.atomic():
-        correction = (
-            SettlementCorrection.objects.select_for_update(of=("self",))
-            .select_related("round__table", "round__player")
-            .get(pk=correction.pk)
-        )
-        errors = check_approver(correction, by)
-        if errors:
-            raise ChangeRefused(errors)
+
+    def post(correction: SettlementCorrection) -> tuple[str]:
         round_ = correction.round
         if round_.player is None:
             raise ValueError(f"{round_} is a banked round without a player")
@@ -114,8 +101,9 @@ def approve_correction(correction: SettlementCorrection, *, by: User) -> Settlem
             )
         except LedgerError as refused:
             raise ChangeRefused({"amounts": refused.message}) from refused
-        correction.status = ChangeStatus.APPROVED
-        correction.approved_by = by
-        correction.approved_at = timezone.now()
-        correction.save(update_fields=["transaction", "status", "approved_by", "approved_at"])
-    return correction
+        return ("transaction",)
+
+    locked = SettlementCorrection.objects.select_for_update(of=("self",)).select_related(
+        "round__table", "round__player"
+    )
+    return approvals.approve(correction, by=by, locked=locked, takes_effect=post)

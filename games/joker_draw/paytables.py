@@ -26,15 +26,9 @@ from games.joker_draw.limits import (
 )
 from games.joker_draw.rtp_lab import band_problem, house_band
 from games.models import TableLimits
-from payouts.models import (
-    ChangeStatus,
-    Paytable,
-    PaytableCategory,
-    PaytableKind,
-    PaytableLine,
-    PaytableVersion,
-)
-from payouts.services import ChangeRefused, check_approver, mark_approved
+from payouts import approvals
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import Paytable, PaytableCategory, PaytableKind, PaytableLine, PaytableVersion
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -121,26 +115,19 @@ def propose_paytable_version(
 def approve_paytable_version(version: PaytableVersion, *, by: User) -> PaytableVersion:
     """Approve a draft paytable version: by a second staff member, and only if every table
     that uses the paytable would still pay every legal stake in whole cents (JD-2, JD-14)."""
-    with pghistory.context(user=by.pk, reason=f"approve {version}"), transaction.atomic():
-        # Lock order: the paytable and the version, then the lines. Every write of a line takes
-        # its version's row FOR SHARE first (the trigger ``approved_paytable_lines_are_frozen``),
-        # so no line changes between this lock and the commit: what is priced is approved.
-        version = (
-            PaytableVersion.objects.select_for_update()
-            .select_related("paytable")
-            .get(pk=version.pk)
-        )
-        errors = check_approver(version, by)
-        if version.status == ChangeStatus.DRAFT:
-            unpayable = unpayable_no_game_line(version.paytable, version.odds())
-            if unpayable and not errors:
-                raise NoGameUnpayable(unpayable)
-            content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
-            errors = {**content, **errors}
-        if errors:
-            raise ChangeRefused(errors)
-        mark_approved(version, by)
-    return version
+    # Lock order: the paytable and the version, then the lines. Every write of a line takes its
+    # version's row FOR SHARE first (the trigger ``approved_paytable_lines_are_frozen``), so no
+    # line changes between this lock and the commit: what is priced is approved.
+    locked = PaytableVersion.objects.select_for_update().select_related("paytable")
+    return approvals.approve(version, by=by, locked=locked, problems=_paytable_problems)
+
+
+def _paytable_problems(version: PaytableVersion) -> ChangeRefused | None:
+    unpayable = unpayable_no_game_line(version.paytable, version.odds())
+    if unpayable:
+        return NoGameUnpayable(unpayable)
+    content = _paytable_fits_its_tables(version) or _paytable_rtp_problem(version)
+    return ChangeRefused(content) if content else None
 
 
 def _paytable_rtp_problem(version: PaytableVersion) -> dict[str, str]:

@@ -14,7 +14,8 @@ from games.engine.cards import parse_cards
 from games.models import Round
 from games.tables.replay import compare_events, revealed
 from games.tables.table_game import ReplayReport
-from payouts.models import AccountKind, ChangeStatus, LedgerEntry
+from payouts.approvals import ChangeStatus
+from payouts.models import AccountKind, LedgerEntry
 
 
 def _decision(event: dict[str, Any], kind: str) -> joker_draw.Action | None:

@@ -40,8 +40,8 @@ from games.engine.hands import CATEGORIES
 from games.engine.joker_draw import NO_GAME_LINE, Paytable, no_game_odds
 from games.joker_draw import best_play
 from games.tables.table_game import ExpectedReturn
+from payouts.approvals import ChangeStatus
 from payouts.models import (
-    ChangeStatus,
     PaytableKind,
     PaytableVersion,
     RtpChunk,

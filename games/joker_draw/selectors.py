@@ -27,13 +27,8 @@ from games.models import (
     TableLimits,
     TableStatus,
 )
-from payouts.models import (
-    ChangeStatus,
-    PaytableCategory,
-    PaytableLine,
-    PaytableVersion,
-    RtpObservation,
-)
+from payouts.approvals import ChangeStatus
+from payouts.models import PaytableCategory, PaytableLine, PaytableVersion, RtpObservation
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -41,13 +41,8 @@ from games.models import (
 )
 from games.tables import live, seeds
 from games.tables.rounds import RoundRefused, check_game, engine_refusal, no_limits
-from payouts.models import (
-    AccountKind,
-    ChangeStatus,
-    PaytableLine,
-    PaytableVersion,
-    TransactionKind,
-)
+from payouts.approvals import ChangeStatus
+from payouts.models import AccountKind, PaytableLine, PaytableVersion, TransactionKind
 from payouts.protection import gate
 from payouts.services import (
     GameAccounts,

@@ -19,7 +19,8 @@ from django.utils import timezone
 from casino.db import prepared_cursor
 from games.engine import joker_draw
 from games.models import BoxSettlement, Round, SeedPair, Table
-from payouts.models import ChangeStatus, PaytableVersion
+from payouts.approvals import ChangeStatus
+from payouts.models import PaytableVersion
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.idempotency import idempotent
 from casino.http.pagination import NewestRoundsFirst
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.http.throttling import client_address
@@ -33,7 +34,6 @@ from games.peer.selectors import PeerTable, peer_table
 from games.peer.services import PeerGame
 from games.tables import selectors
 from games.tables.api import IDEMPOTENCY
-from payouts.idempotency import idempotent
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

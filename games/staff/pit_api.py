@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.errors import Refused
+from casino.http.idempotency import HEADER, idempotent
 from casino.http.permissions import acting_user
 from games.joker_draw import rtp_lab
 from games.joker_draw.paytable_selectors import paytable_diff, rtp_progress
@@ -48,9 +49,8 @@ from games.staff.table_page import next_step
 from games.tables import services as table_services
 from games.tables.history import HistoryEntry, table_history
 from games.tables.voids import void_round
-from payouts.idempotency import HEADER, idempotent
+from payouts.approvals import ChangeRefused
 from payouts.models import Paytable, PaytableVersion, RtpRun
-from payouts.services import ChangeRefused
 
 IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)
 REFUSAL = inline_serializer(

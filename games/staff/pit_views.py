@@ -36,8 +36,8 @@ from games.staff.views import (
 )
 from games.tables import services as table_services
 from games.tables.history import paytable_history
-from payouts.models import ChangeStatus, Paytable, PaytableVersion, RtpRun
-from payouts.services import ChangeRefused
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import Paytable, PaytableVersion, RtpRun
 
 START_RTP_RUNS = "payouts.add_rtprun"
 

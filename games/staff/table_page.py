@@ -10,7 +10,7 @@ from django.shortcuts import render
 from games.models import Table, TableStatus
 from games.staff.forms import TableStatusForm
 from games.tables.history import table_history
-from payouts.models import ChangeStatus
+from payouts.approvals import ChangeStatus
 
 
 def next_step(table: Table) -> str:

@@ -80,7 +80,8 @@ from games.tables.selectors import (
 )
 from games.tables.table_game import game_of
 from games.tables.voids import void_round
-from payouts.models import CENT, AccountKind, ChangeStatus, Paytable, PaytableVersion
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import CENT, AccountKind, Paytable, PaytableVersion
 from payouts.selectors import (
     bankrolls,
     check_ledger,
@@ -88,7 +89,6 @@ from payouts.selectors import (
     recent_ledger_reports,
     trial_balance,
 )
-from payouts.services import ChangeRefused
 
 # What each screen needs, from the roles' permissions (casino.roles).
 RUN_THE_PIT = "games.open_close_table"

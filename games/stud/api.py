@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.http.idempotency import idempotent
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.http.throttling import client_address
 from games.engine import stud_phh
@@ -28,7 +29,6 @@ from games.stud.serializers import (
 )
 from games.stud.tasks import STUD
 from games.tables.api import IDEMPOTENCY, overdue_first
-from payouts.idempotency import idempotent
 
 
 def _phh(hand: Round, viewer: Any) -> str:

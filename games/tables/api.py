@@ -14,11 +14,11 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
+from casino.http.idempotency import HEADER
 from casino.http.permissions import acting_user
 from games.models import Game
 from games.tables import selectors
 from games.tables.serializers import TableSerializer
-from payouts.idempotency import HEADER
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

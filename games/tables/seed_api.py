@@ -11,11 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.idempotency import idempotent
 from casino.http.permissions import PLAYERS_ONLY, acting_user
 from games.models import SeedPair
 from games.tables import seeds
 from games.tables.api import IDEMPOTENCY, JSON_ONLY
-from payouts.idempotency import idempotent
 
 
 def pair_json(pair: SeedPair) -> dict[str, Any]:

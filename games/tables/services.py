@@ -18,8 +18,9 @@ from games.models import Table, TableLimits, TableStatus
 from games.tables import live
 from games.tables.limits import validate_limits
 from games.tables.table_game import all_games, game_of
-from payouts.models import ChangeStatus, Currency
-from payouts.services import ChangeRefused, check_approver, mark_approved
+from payouts import approvals
+from payouts.approvals import ChangeRefused
+from payouts.models import Currency
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -77,17 +78,14 @@ def propose_limits(
 
 def approve_limits(limits: TableLimits, *, by: User) -> TableLimits:
     """Approve a draft; it is checked again, since the paytables it names may have changed."""
-    with pghistory.context(user=by.pk, reason=f"approve {limits}"), transaction.atomic():
-        limits = TableLimits.objects.select_for_update().select_related("table").get(pk=limits.pk)
-        errors = check_approver(limits, by)
-        if limits.status == ChangeStatus.DRAFT:
-            fields = game_of(limits.table.game).limit_fields
-            values = {name: getattr(limits, name) for name in fields}
-            errors = {**validate_limits(limits.table.game, values), **errors}
-        if errors:
-            raise ChangeRefused(errors)
-        mark_approved(limits, by)
-    return limits
+    locked = TableLimits.objects.select_for_update().select_related("table")
+    return approvals.approve(limits, by=by, locked=locked, problems=_limits_problems)
+
+
+def _limits_problems(limits: TableLimits) -> ChangeRefused | None:
+    values = {name: getattr(limits, name) for name in game_of(limits.table.game).limit_fields}
+    errors = validate_limits(limits.table.game, values)
+    return ChangeRefused(errors) if errors else None
 
 
 class PlayersSeated(ChangeRefused):

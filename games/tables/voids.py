@@ -23,13 +23,9 @@ from games.models import Round, RoundStatus, Table
 from games.tables import seeds
 from games.tables.rounds import record
 from games.tables.table_game import game_of
+from payouts.approvals import ChangeRefused
 from payouts.models import LedgerEntry, TransactionKind
-from payouts.services import (
-    ChangeRefused,
-    Posting,
-    Transfer,
-    post_transactions,
-)
+from payouts.services import Posting, Transfer, post_transactions
 
 VOIDED = "voided"
 

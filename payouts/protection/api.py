@@ -9,8 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.http.idempotency import HEADER, idempotent
 from casino.http.permissions import OWN_PLAY_ONLY, acting_user
-from payouts.idempotency import HEADER, idempotent
 from payouts.protection import limits
 from payouts.protection.serializers import LimitSerializer, LimitsRequestSerializer
 

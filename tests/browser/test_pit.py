@@ -22,7 +22,8 @@ from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
 from games.models import Game, Table, TableLimits, TableStatus
 from games.tables.table_game import game_of
-from payouts.models import ChangeStatus, PaytableVersion, RtpRun
+from payouts.approvals import ChangeStatus
+from payouts.models import PaytableVersion, RtpRun
 
 D = Decimal
 # Each task in the three languages, the width rotating (common.md: keep the suite short).

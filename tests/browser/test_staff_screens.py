@@ -17,7 +17,7 @@ from games.stud.tasks import STUD as stud
 from games.tables import seeds
 from games.tables.history import label_of
 from payouts import services as money
-from payouts.models import ChangeStatus
+from payouts.approvals import ChangeStatus
 from tests.fixtures.tables import make_stud_table
 from tests.fixtures.users import make_user
 

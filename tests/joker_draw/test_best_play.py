@@ -15,14 +15,8 @@ from games.engine import joker_draw_rtp as lab
 from games.joker_draw import best_play, rtp_lab
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.tables import services as table_services
-from payouts.models import (
-    BestPlaySolution,
-    ChangeStatus,
-    PaytableVersion,
-    RtpChunk,
-    RtpRunStatus,
-)
-from payouts.services import ChangeRefused
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import BestPlaySolution, PaytableVersion, RtpChunk, RtpRunStatus
 from tests.fixtures.tables import joker_draw_limits
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import SettlementCorrection
 from games.tables.replay import replay_round
-from payouts.models import AccountKind, ChangeStatus, LedgerTransaction, TransactionKind
-from payouts.services import ChangeRefused
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import AccountKind, LedgerTransaction, TransactionKind
 from tests.fixtures.joker_draw import lost_round
 from tests.fixtures.ledger import assert_ledger_passes
 from tests.fixtures.peer import balance, house

@@ -16,12 +16,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from casino.http.tokens import issue_token
+from casino.models import IdempotentRequest
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import BoxSettlement, Round, RoundStatus
 from payouts import services as money
-from payouts.models import IdempotentRequest, LedgerTransaction
+from payouts.models import LedgerTransaction
 from tests.fixtures.joker_draw import act, open_round
 from tests.fixtures.users import api_client
 

@@ -27,6 +27,7 @@ from games.joker_draw.tasks import dispatch_rtp_run
 from games.management.commands.rtp import Command as RtpCommand
 from games.models import BoxSettlement
 from games.tables import services as table_services
+from payouts.approvals import ChangeRefused
 from payouts.models import (
     PaytableKind,
     PaytableLine,
@@ -36,7 +37,7 @@ from payouts.models import (
     RtpRun,
     RtpRunStatus,
 )
-from payouts.services import ChangeRefused, deposit
+from payouts.services import deposit
 from payouts.tasks import nightly_ledger_report
 from tests.fixtures.tables import TEST_RTP_ROUNDS, joker_draw_limits
 

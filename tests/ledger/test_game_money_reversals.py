@@ -21,13 +21,8 @@ from games.stud.tasks import STUD as stud
 from games.tables.replay import replay_round
 from games.tables.voids import void_round
 from payouts import services as money
-from payouts.models import (
-    AccountKind,
-    ChangeStatus,
-    LedgerTransaction,
-    ReversalProposal,
-    TransactionKind,
-)
+from payouts.approvals import ChangeStatus
+from payouts.models import AccountKind, LedgerTransaction, ReversalProposal, TransactionKind
 from payouts.services import LedgerError, Posting
 from tests.fixtures.joker_draw import lost_round
 from tests.fixtures.ledger import assert_ledger_passes

@@ -8,11 +8,11 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from casino.models import IdempotentRequest
 from casino.roles import PLAYER
 from games.drawmaha.tasks import DRAWMAHA
 from games.models import Round, RoundStatus, Seat
 from games.stud.tasks import STUD
-from payouts.models import IdempotentRequest
 from payouts.services import deposit
 from tests.fixtures.users import api_client, make_user
 

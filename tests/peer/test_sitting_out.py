@@ -29,8 +29,8 @@ from games.tables.replay import replay_round
 from games.tables.rounds import RoundRefused
 from games.tables.table_game import game_of
 from games.tables.tasks import sweep_overdue_rounds
+from payouts.approvals import ChangeRefused
 from payouts.models import AccountKind, LedgerEntry
-from payouts.services import ChangeRefused
 from tests.fixtures import drawmaha as drawmaha_play
 from tests.fixtures.peer import assert_chips_held, balance, running, seat_everyone
 from tests.fixtures.tables import make_stud_table

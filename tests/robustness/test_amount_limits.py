@@ -12,7 +12,7 @@ from django.test import Client
 
 from games.models import TableLimits
 from payouts import services
-from payouts.models import ChangeStatus
+from payouts.approvals import ChangeStatus
 from tests.fixtures.refusals import amount_requests, post, refused, snapshot
 from tests.fixtures.users import api_client
 from tests.fixtures.world import World

@@ -32,9 +32,10 @@ from games.stud.tasks import STUD as stud
 from games.tables import voids
 from games.tables.rounds import RoundRefused
 from payouts import services as money
+from payouts.approvals import ChangeRefused
 from payouts.models import AccountKind
 from payouts.selectors import check_ledger
-from payouts.services import ChangeRefused, InsufficientFunds
+from payouts.services import InsufficientFunds
 from tests.fixtures.tables import make_stud_table
 from tests.fixtures.users import make_user
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from casino.models import IdempotentRequest
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
@@ -21,7 +22,7 @@ from games.models import Round, RoundEvent, Seat, Table
 from games.peer.services import PeerGame
 from games.stud.tasks import STUD as stud
 from payouts import services as money
-from payouts.models import IdempotentRequest, LedgerTransaction
+from payouts.models import LedgerTransaction
 from tests.fixtures.http import ApiUser
 from tests.fixtures.tables import make_drawmaha_table, make_stud_table
 from tests.fixtures.users import make_user

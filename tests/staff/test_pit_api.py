@@ -14,7 +14,8 @@ from games.joker_draw.paytable_selectors import RANK_ORDER
 from games.models import Round, RoundStatus, Table, TableLimits, TableStatus
 from games.stud.hand import engine_table
 from games.tables.table_game import game_of
-from payouts.models import ChangeStatus, LedgerTransaction, PaytableVersion, RtpRun
+from payouts.approvals import ChangeStatus
+from payouts.models import LedgerTransaction, PaytableVersion, RtpRun
 from tests.fixtures.users import api_client
 
 D = Decimal

@@ -16,7 +16,8 @@ from games.joker_draw import best_play, rtp_lab
 from games.joker_draw import services as joker_draw
 from games.joker_draw.paytables import propose_paytable_version
 from games.models import Table, TableLimits, TableStatus
-from payouts.models import ChangeStatus, RtpRun
+from payouts.approvals import ChangeStatus
+from payouts.models import RtpRun
 from tests.staff.test_staff_screens import field_error, stud_limits_post
 
 D = Decimal

@@ -34,7 +34,8 @@ from games.tables import seeds
 from games.tables import services as table_services
 from games.tables.replay import ReplayReport
 from payouts import services as money
-from payouts.models import AccountKind, ChangeStatus, Paytable, PaytableVersion
+from payouts.approvals import ChangeStatus
+from payouts.models import AccountKind, Paytable, PaytableVersion
 from payouts.selectors import check_ledger
 from tests.fixtures.tables import make_stud_table
 from tests.fixtures.users import make_user

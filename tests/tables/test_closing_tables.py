@@ -18,8 +18,8 @@ from games.tables import services as table_services
 from games.tables.replay import replay_round
 from games.tables.services import PlayersSeated
 from games.tables.tasks import sweep_overdue_rounds
+from payouts.approvals import ChangeRefused
 from payouts.models import AccountKind
-from payouts.services import ChangeRefused
 from tests.fixtures.joker_draw import act, open_round
 from tests.fixtures.peer import assert_chips_held, balance, house, running, seat_everyone
 from tests.fixtures.stud import play_passively

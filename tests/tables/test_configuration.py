@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 from django.db import IntegrityError, ProgrammingError, connection, transaction
 
-from games.joker_draw import paytables, rtp_lab
+from games.joker_draw import rtp_lab
 from games.joker_draw.paytables import (
     NoGameUnpayable,
     approve_paytable_version,
@@ -20,8 +20,9 @@ from games.joker_draw.paytables import (
 from games.models import Game, TableStatus
 from games.tables import services as table_services
 from games.tables.table_game import game_of
-from payouts.models import ChangeStatus, Paytable, PaytableKind, PaytableLine, PaytableVersion
-from payouts.services import ChangeRefused
+from payouts import approvals
+from payouts.approvals import ChangeRefused, ChangeStatus
+from payouts.models import Paytable, PaytableKind, PaytableLine, PaytableVersion
 from tests.fixtures.tables import joker_draw_limits
 
 D = Decimal
@@ -427,14 +428,14 @@ def test_a_line_edited_while_the_approval_commits_waits_and_is_refused(
     """The approval has priced the lines and not yet committed; an edit of a line then waits
     for it and is refused: the approved version has exactly the lines that were priced."""
     priced, go = threading.Event(), threading.Event()
-    real_mark_approved = paytables.mark_approved
+    real_mark_approved = approvals.mark_approved
 
     def mark_approved_later(version, by):
         priced.set()
         go.wait(10)
         real_mark_approved(version, by)
 
-    monkeypatch.setattr(paytables, "mark_approved", mark_approved_later)
+    monkeypatch.setattr(approvals, "mark_approved", mark_approved_later)
     approver_pid: list[int] = []
     approval: list[object] = []
     approver = in_thread(

@@ -16,8 +16,8 @@ from games.joker_draw import rtp_lab
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
 from games.models import TableLimits
 from games.tables import services as table_services
-from payouts.models import ChangeStatus, PaytableLine, PaytableVersion
-from payouts.services import ChangeRefused, draft_editors
+from payouts.approvals import ChangeRefused, ChangeStatus, draft_editors
+from payouts.models import PaytableLine, PaytableVersion
 from tests.fixtures.tables import joker_draw_limits
 from tests.fixtures.users import logged_in, make_user
 

@@ -20,8 +20,8 @@ from games.stud.hand import Hand as StudHand
 from games.stud.tasks import STUD as stud
 from games.tables.rounds import RoundRefused
 from games.tables.voids import void_round
+from payouts.approvals import ChangeRefused
 from payouts.models import AccountKind, LedgerTransaction
-from payouts.services import ChangeRefused
 from tests.fixtures.ledger import assert_ledger_passes
 from tests.fixtures.peer import (
     assert_next_hand_dealt,

@@ -18,7 +18,8 @@ from games.models import Game, Table, TableStatus
 from games.tables import services as table_services
 from games.tables.table_game import TableGame
 from payouts import services as money
-from payouts.models import ChangeStatus, Currency, LedgerTransaction, PaytableVersion
+from payouts.approvals import ChangeStatus
+from payouts.models import Currency, LedgerTransaction, PaytableVersion
 
 DEMO_USERS = (
     ("player1", PLAYER),

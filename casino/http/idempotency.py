@@ -31,7 +31,7 @@ from rest_framework.response import Response
 from casino.db import prepared_cursor
 from casino.faults import fault_point
 from casino.http.permissions import acting_user
-from payouts.models import IdempotentRequest
+from casino.models import IdempotentRequest
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255

@@ -9,6 +9,8 @@ import pytest
 from django.core.cache import cache
 from django.utils import translation
 
+from payouts import services as money
+
 # The helpers' asserts explain a failure as a test module's own do.
 pytest.register_assert_rewrite("tests.fixtures")
 
@@ -37,6 +39,13 @@ def fresh_throttles(settings) -> None:
     # (tests/http/test_sign_in_abuse.py, tests/robustness/test_live_streams.py).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def accounts_of_this_test() -> None:
+    # The ledger keeps the accounts' ids per process once committed (payouts.services); a test
+    # on a committing database empties it afterwards, which no casino's ledger ever is.
+    money.forget_accounts()
 
 
 @pytest.fixture(autouse=True)

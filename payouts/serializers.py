@@ -34,7 +34,7 @@ class WalletSerializer(serializers.ModelSerializer[Account]):
 
 class AccountSerializer(serializers.ModelSerializer[Account]):
     owner: serializers.SlugRelatedField[Account] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
 
     class Meta:

@@ -234,6 +234,16 @@ SPECTACULAR_SETTINGS = {
         "ChangeStatusEnum": "payouts.approvals.ChangeStatus",
         "LimitKindEnum": "payouts.protection.models.LimitKind",
         "ExclusionKindEnum": "payouts.protection.models.ExclusionKind",
+        "SeatStatusEnum": "games.models.SeatStatus",
+        "RoundStatusEnum": "games.models.RoundStatus",
+        "AlertKindEnum": "games.models.AlertKind",
+        "AccountKindEnum": "payouts.models.AccountKind",
+        "TransactionKindEnum": "payouts.models.TransactionKind",
+        "PaytableKindEnum": "payouts.models.PaytableKind",
+        # A game's actions, in the requests and in its legal actions alike.
+        "StudActionActionEnum": "games.stud.hand.ACTIONS",
+        "DrawmahaActionActionEnum": "games.drawmaha.hand.ACTIONS",
+        "RoundActionActionEnum": "games.joker_draw.serializers.JOKER_DRAW_ACTIONS",
     },
 }
 

@@ -18,6 +18,7 @@ from payouts.models import Currency
 from payouts.serializers import (
     AccountSerializer,
     CageMovementSerializer,
+    CageReceiptSerializer,
     WalletEntrySerializer,
     WalletSerializer,
 )
@@ -72,7 +73,7 @@ class CageMovement(APIView):
 
     @extend_schema(
         request=CageMovementSerializer,
-        responses={201: dict},
+        responses={201: CageReceiptSerializer},
         parameters=[OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)],
     )
     @idempotent

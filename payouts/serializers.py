@@ -9,7 +9,16 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from casino.roles import PLAYER
-from payouts.models import CENT, Account, Currency, LedgerEntry, decimal_column, largest_amount
+from payouts.models import (
+    CENT,
+    MONEY_DIGITS,
+    MONEY_PLACES,
+    Account,
+    Currency,
+    LedgerEntry,
+    decimal_column,
+    largest_amount,
+)
 
 # Every amount that comes in ends up in ledger entries; their column sets its digits and limit.
 AMOUNT_COLUMN = decimal_column(LedgerEntry, "amount")
@@ -25,7 +34,7 @@ class WalletSerializer(serializers.ModelSerializer[Account]):
 
 class AccountSerializer(serializers.ModelSerializer[Account]):
     owner: serializers.SlugRelatedField[Account] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
 
     class Meta:
@@ -80,6 +89,14 @@ class AmountField(serializers.DecimalField):
         return super().to_internal_value(data)
 
 
+class MoneyField(serializers.DecimalField):
+    """Money out, as every answer writes it: a string with two decimal places, signed where it
+    is a result ("-5.00")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_digits=MONEY_DIGITS, decimal_places=MONEY_PLACES, **kwargs)
+
+
 class CageMovementSerializer(serializers.Serializer[None]):
     player = serializers.SlugRelatedField(
         slug_field="username", queryset=get_user_model().objects.filter(groups__name=PLAYER)
@@ -87,3 +104,14 @@ class CageMovementSerializer(serializers.Serializer[None]):
     currency = serializers.ChoiceField(choices=Currency.choices)
     amount = AmountField()
     reason = serializers.CharField(max_length=500)
+
+
+class CageReceiptSerializer(serializers.Serializer[None]):
+    """A cage deposit or withdrawal as posted: its ledger transaction and the wallet's balance
+    after it."""
+
+    transaction = serializers.IntegerField()
+    player = serializers.CharField()
+    currency = serializers.ChoiceField(choices=Currency.choices)
+    amount = MoneyField()
+    balance = MoneyField()

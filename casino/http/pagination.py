@@ -3,7 +3,11 @@ offset and direction, but would hand its position, any text, to the query as an 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
@@ -40,3 +44,18 @@ class NewestFirst(CursorPagination):
 
 class NewestRoundsFirst(NewestFirst):
     page_size = 20
+
+
+def newest_first_page(item: type[serializers.Serializer[Any]]) -> serializers.Serializer[Any]:
+    """A page of these lists in the schema, for a view that pages by hand: the links to the
+    next and previous pages (null at the ends) and the ``item``s, named as the schema names the
+    pages of the generic views."""
+    name = item.__name__.removesuffix("Serializer")
+    return inline_serializer(
+        f"Paginated{name}List",
+        {
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item(many=True),
+        },
+    )

@@ -12,9 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.http.idempotency import idempotent
+from casino.http.pagination import newest_first_page
 from games.drawmaha.serializers import (
     DrawmahaActionSerializer,
+    DrawmahaHandSerializer,
     DrawmahaJoinSerializer,
+    DrawmahaTableSerializer,
     hand_history,
     hand_json,
     table_json,
@@ -53,6 +56,7 @@ DRAWMAHA_API = peer_api.PeerApi(
     get=extend_schema(
         summary="The table as the requester may see it: own cards only, the others' card "
         "counts and exchanges, the board, the pot, whose turn, and the legal actions",
+        responses=DrawmahaTableSerializer,
     )
 )
 class DrawmahaTable(peer_api.TableView):
@@ -60,7 +64,11 @@ class DrawmahaTable(peer_api.TableView):
 
 
 @extend_schema_view(
-    post=extend_schema(request=DrawmahaJoinSerializer, operation_id="v1_drawmaha_seats_create")
+    post=extend_schema(
+        request=DrawmahaJoinSerializer,
+        responses={201: DrawmahaTableSerializer},
+        operation_id="v1_drawmaha_seats_create",
+    )
 )
 class DrawmahaSeats(peer_api.SeatsView):
     api = DRAWMAHA_API
@@ -75,7 +83,7 @@ class DrawmahaSeats(peer_api.SeatsView):
 class DrawmahaLeave(peer_api.LeaveView):
     api = DRAWMAHA_API
 
-    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(request=None, responses=DrawmahaTableSerializer, parameters=[IDEMPOTENCY])
     @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -92,7 +100,7 @@ class DrawmahaLeave(peer_api.LeaveView):
 class DrawmahaBack(peer_api.BackView):
     api = DRAWMAHA_API
 
-    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(request=None, responses=DrawmahaTableSerializer, parameters=[IDEMPOTENCY])
     @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -109,19 +117,25 @@ class DrawmahaBack(peer_api.BackView):
 class DrawmahaActions(peer_api.ActionsView):
     api = DRAWMAHA_API
 
-    @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(responses=DrawmahaTableSerializer, parameters=[IDEMPOTENCY])
     @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)
 
 
-@extend_schema_view(get=extend_schema(operation_id="v1_drawmaha_hands_list"))
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="v1_drawmaha_hands_list", responses=newest_first_page(DrawmahaHandSerializer)
+    )
+)
 class DrawmahaHands(peer_api.HandsView):
     api = DRAWMAHA_API
 
 
-@extend_schema_view(get=extend_schema(operation_id="v1_drawmaha_hand_retrieve"))
+@extend_schema_view(
+    get=extend_schema(operation_id="v1_drawmaha_hand_retrieve", responses=DrawmahaHandSerializer)
+)
 class DrawmahaHand(peer_api.HandView):
     api = DRAWMAHA_API
 

@@ -24,7 +24,7 @@ from games.models import Round, Table
 from games.peer import serializers as peer_serializers
 from games.peer.selectors import PeerTable
 from games.tables.hand_names import hand_name
-from payouts.serializers import AmountField
+from payouts.serializers import AmountField, MoneyField
 
 
 def table_json(table: Table, seated: PeerTable, viewer: Any) -> dict[str, Any]:
@@ -112,3 +112,45 @@ def hand_history(round_: Round, viewer: Any) -> drawmaha_phh.DrawmahaHandHistory
     recorded = drawmaha_phh.record(hand.state, peer_serializers.engine_events(round_))
     extra = peer_serializers.history_extra(round_, hand, dict(recorded.extra), viewer)
     return replace(recorded, extra=extra)
+
+
+class DrawmahaPlayerSerializer(peer_serializers.PeerPlayerSerializer):
+    """A player of the Drawmaha hand in play: the cards and their readings (DM-11) only to the
+    player themself (else null); to all, how many cards they hold and exchanged, and a twist
+    card shown or taken (DM-5, DM-6)."""
+
+    cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    draw_hand = serializers.CharField(allow_null=True)
+    omaha_hand = serializers.CharField(allow_null=True)
+    card_count = serializers.IntegerField()
+    exchanged = serializers.IntegerField(allow_null=True)
+    twist = serializers.CharField(allow_null=True)
+
+
+class DrawmahaOptionSerializer(serializers.Serializer[None]):
+    """A legal action of the player to act: a bet with its pot-limit amounts (DM-9), an
+    exchange of up to ``max_cards`` (DM-5), or taking or rejecting the twist ``card`` (DM-6)."""
+
+    action = serializers.ChoiceField(choices=ACTIONS)
+    min_amount = MoneyField(required=False)
+    max_amount = MoneyField(required=False)
+    all_in = serializers.BooleanField(required=False)
+    max_cards = serializers.IntegerField(required=False)
+    card = serializers.CharField(required=False)
+
+
+class DrawmahaHandInPlaySerializer(peer_serializers.PeerHandInPlaySerializer):
+    street = serializers.ChoiceField(choices=[street.value for street in drawmaha.Street])
+    button = serializers.IntegerField()
+    board = serializers.ListField(child=serializers.CharField())
+    players = DrawmahaPlayerSerializer(many=True)
+    legal_actions = DrawmahaOptionSerializer(many=True)
+
+
+class DrawmahaTableSerializer(peer_serializers.PeerTableSerializer):
+    hand = DrawmahaHandInPlaySerializer(allow_null=True)
+
+
+class DrawmahaHandSerializer(peer_serializers.PeerHandSerializer):
+    button = serializers.IntegerField(required=False)
+    board = serializers.ListField(child=serializers.CharField(), required=False)

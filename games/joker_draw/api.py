@@ -11,12 +11,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.http.idempotency import idempotent
-from casino.http.pagination import NewestRoundsFirst
+from casino.http.pagination import NewestRoundsFirst, newest_first_page
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.whole_numbers import whole_number
 from games.joker_draw import services as joker_draw
 from games.joker_draw import trainer
-from games.joker_draw.serializers import OpenRoundSerializer, RoundActionSerializer, round_json
+from games.joker_draw.serializers import (
+    JokerDrawRoundSerializer,
+    OpenRoundSerializer,
+    RoundActionSerializer,
+    TrainerAdviceSerializer,
+    round_json,
+)
 from games.joker_draw.services import BoxRequest
 from games.models import Game
 from games.tables import selectors
@@ -29,7 +35,7 @@ class JokerDrawRounds(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("table", int)],
-        responses={200: dict},
+        responses=newest_first_page(JokerDrawRoundSerializer),
         operation_id="v1_joker_draw_rounds_list",
         summary="Rounds: a player's own, or every round for staff (game recall)",
     )
@@ -43,7 +49,11 @@ class JokerDrawRounds(APIView):
         page = paginator.paginate_queryset(rounds, request, view=self) or []
         return paginator.get_paginated_response([round_json(r, request.user) for r in page])
 
-    @extend_schema(request=OpenRoundSerializer, responses={201: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(
+        request=OpenRoundSerializer,
+        responses={201: JokerDrawRoundSerializer},
+        parameters=[IDEMPOTENCY],
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         incoming = OpenRoundSerializer(data=request.data)
@@ -67,7 +77,7 @@ class JokerDrawRounds(APIView):
 class JokerDrawRound(APIView):
     renderer_classes = JSON_ONLY
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses=JokerDrawRoundSerializer)
     def get(self, request: Request, pk: int) -> Response:
         round_ = selectors.rounds_for(request.user, game=Game.JOKER_DRAW).filter(pk=pk).first()
         if round_ is None:
@@ -79,7 +89,9 @@ class JokerDrawRoundActions(APIView):
     permission_classes = PLAYERS_ACT
     renderer_classes = JSON_ONLY
 
-    @extend_schema(request=RoundActionSerializer, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(
+        request=RoundActionSerializer, responses=JokerDrawRoundSerializer, parameters=[IDEMPOTENCY]
+    )
     @overdue_first(joker_draw.expire_decision)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -104,7 +116,7 @@ class JokerDrawTrainer(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("box", int, required=True)],
-        responses={200: dict},
+        responses=TrainerAdviceSerializer,
         summary="Trainer: every option's expected value for the player's deciding box (FUN)",
     )
     def get(self, request: Request, pk: int) -> Response:

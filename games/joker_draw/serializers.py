@@ -17,7 +17,9 @@ from games.joker_draw import explain
 from games.models import Round, RoundStatus
 from games.tables.hand_names import hand_name
 from payouts.models import PaytableVersion
-from payouts.serializers import AmountField
+from payouts.serializers import AmountField, MoneyField
+
+JOKER_DRAW_ACTIONS = ["fold", "bet", "exchange"]  # a box's decisions
 
 
 def _version(version: PaytableVersion | None) -> dict[str, Any] | None:
@@ -131,7 +133,114 @@ class OpenRoundSerializer(serializers.Serializer[None]):
 
 class RoundActionSerializer(serializers.Serializer[None]):
     box = serializers.IntegerField(min_value=1, max_value=joker_draw.MAX_BOXES)
-    action = serializers.ChoiceField(choices=["fold", "bet", "exchange"])
+    action = serializers.ChoiceField(choices=JOKER_DRAW_ACTIONS)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=2), required=False, max_length=5, default=list
     )
+
+
+# The answers' shapes: fields an answer holds only in some states are not required.
+
+
+class PaytableVersionRefSerializer(serializers.Serializer[None]):
+    """The paytable version a round is paid by."""
+
+    id = serializers.IntegerField()
+    paytable = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+class RoundPaytablesSerializer(serializers.Serializer[None]):
+    bet = PaytableVersionRefSerializer(allow_null=True)
+    bonus = PaytableVersionRefSerializer(allow_null=True)
+
+
+class BoxResultSerializer(serializers.Serializer[None]):
+    """A settled box's net results for the player, signed."""
+
+    ante = MoneyField()
+    bet = MoneyField()
+    bonus = MoneyField()
+    total = MoneyField()
+
+
+class JokerDrawBoxSerializer(serializers.Serializer[None]):
+    """A box as the viewer may see it: its cards and their hand only to the round's player
+    before settlement (else null and left out); its settlement once the round is settled."""
+
+    box = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    ante = MoneyField()
+    bet = MoneyField(allow_null=True)
+    bonus = MoneyField(allow_null=True)
+    exchanges = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=[status.value for status in joker_draw.BoxStatus])
+    hand_name = serializers.CharField(required=False)
+    initial_cards = serializers.ListField(child=serializers.CharField(), required=False)
+    category = serializers.CharField(required=False)
+    hand = serializers.CharField(required=False)
+    bet_line = serializers.CharField(required=False, allow_null=True)
+    bonus_line = serializers.CharField(required=False, allow_null=True)
+    result = BoxResultSerializer(required=False)
+    explanation = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class BoxToActSerializer(serializers.Serializer[None]):
+    box = serializers.IntegerField()
+    options = serializers.ListField(child=serializers.ChoiceField(choices=JOKER_DRAW_ACTIONS))
+
+
+class DealerHandSerializer(serializers.Serializer[None]):
+    """The dealer's hand of a settled round: dealt, discarded, final, and whether it
+    qualifies."""
+
+    cards = serializers.ListField(child=serializers.CharField())
+    discarded = serializers.ListField(child=serializers.CharField())
+    final = serializers.ListField(child=serializers.CharField())
+    category = serializers.CharField()
+    hand = serializers.CharField()
+    hand_name = serializers.CharField()
+    qualifies = serializers.BooleanField()
+
+
+class JokerDrawRoundSerializer(serializers.Serializer[None]):
+    """A round as the viewer may see it: the dealer once settled, the server seed once the
+    round's seed pair is rotated (FS-7), the void's reason once voided."""
+
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    state = serializers.ChoiceField(choices=RoundStatus.choices)
+    commitment = serializers.CharField()
+    client_seed = serializers.CharField()
+    nonce = serializers.IntegerField()
+    paytable_version = RoundPaytablesSerializer()
+    to_act = BoxToActSerializer(allow_null=True)
+    decision_deadline = serializers.DateTimeField(allow_null=True)
+    boxes = JokerDrawBoxSerializer(many=True)
+    created_at = serializers.DateTimeField()
+    settled_at = serializers.DateTimeField(required=False, allow_null=True)
+    dealer = DealerHandSerializer(required=False)
+    server_seed = serializers.CharField(required=False)
+    void_reason = serializers.CharField(required=False)
+    explanation = serializers.CharField(required=False)
+
+
+class TrainerOptionSerializer(serializers.Serializer[None]):
+    """An option with its expected value in original antes; an exchange with the cards it
+    keeps."""
+
+    action = serializers.ChoiceField(choices=JOKER_DRAW_ACTIONS)
+    keep = serializers.ListField(child=serializers.CharField(), required=False)
+    ev = serializers.FloatField()
+
+
+class TrainerAdviceSerializer(serializers.Serializer[None]):
+    """The trainer's advice for a deciding box: the best option first."""
+
+    round = serializers.IntegerField()
+    box = serializers.IntegerField()
+    exchanges = serializers.IntegerField()
+    decision = serializers.ChoiceField(choices=JOKER_DRAW_ACTIONS)
+    keep = serializers.ListField(child=serializers.CharField(), required=False)
+    options = TrainerOptionSerializer(many=True)

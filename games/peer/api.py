@@ -2,7 +2,8 @@
 table, act, and recall finished hands (JSON, or PHH for download).
 
 A game's API module subclasses these views with its ``PeerApi`` and the schema of its own
-(summaries, request bodies); the views hold no docstrings because the schema would show them.
+(summaries, request bodies, the shapes of its tables and hands); the views hold no docstrings
+because the schema would show them.
 Leaving and acting are decisions: the game's module gives them their ``post``, which takes the
 overdue decisions at the table first (``overdue_first`` with the game's catch-up), committed on
 their own, then runs ``leave`` or ``act`` as one idempotent request.
@@ -83,7 +84,6 @@ class PeerView(APIView):
 
 
 class TableView(PeerView):
-    @extend_schema(responses={200: dict})
     def get(self, request: Request, pk: int) -> Response:
         self.api.service.catch_up(pk)  # a touch carries the table on: overdue decisions, a due hand
         return Response(self.table_json(request, self.table(request, pk)))
@@ -93,7 +93,6 @@ class SeatsView(PeerView):
     permission_classes = PLAYERS_ACT
 
     @extend_schema(
-        responses={201: dict},
         parameters=[IDEMPOTENCY],
         summary="Sit down: the buy-in moves from the wallet to the table",
     )
@@ -149,7 +148,6 @@ class ActionsView(PeerView):
 class HandsView(PeerView):
     @extend_schema(
         parameters=[OpenApiParameter("table", int)],
-        responses={200: dict},
         summary="Hands: those a player was dealt into, or every hand for staff (recall)",
     )
     def get(self, request: Request) -> Response:
@@ -164,7 +162,7 @@ class HandsView(PeerView):
 
 
 class HandView(PeerView):
-    @extend_schema(responses={200: dict}, summary="One hand; its history once it is over")
+    @extend_schema(summary="One hand; its history once it is over")
     def get(self, request: Request, pk: int) -> Response:
         return Response(self.api.hand_json(self.hand(request, pk), request.user))
 

@@ -2,6 +2,8 @@
 seats, the frame of a hand in play and of a hand for recall, and the PHH file's own fields.
 
 Each game's serializers fill in its cards and options; what a viewer may see of them is theirs.
+The functions build the answers; the serializers below describe them to the API's schema, and
+each game's serializers complete them with its cards.
 """
 
 from __future__ import annotations
@@ -9,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from games.engine.betting import LegalAction
+from rest_framework import serializers
+
+from games.engine.betting import ActionKind, LegalAction
 from games.engine.common import Event
-from games.models import Round, RoundStatus, Seat, Table
+from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer.hands import SERVICE_EVENTS, PeerHand, PeerState, from_cents
 from games.peer.selectors import PeerTable, shown_server_seed
 from games.tables.serializers import TableSerializer
+from payouts.serializers import MoneyField
 
 Hand = TypeVar("Hand", bound=PeerHand[PeerState])
 
@@ -205,3 +210,115 @@ def history_extra(
         **rake_terms,
         "_currency": round_.table.currency,
     }
+
+
+# The answers' shapes: fields an answer holds only in some states are not required.
+
+
+class PeerSeatSerializer(serializers.Serializer[None]):
+    """A seat at a peer table as everyone sees it."""
+
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    chips = MoneyField()
+    status = serializers.ChoiceField(choices=SeatStatus.choices)
+    auto_ante = serializers.BooleanField()
+    sat_out = serializers.BooleanField()
+
+
+class PeerSittingSerializer(serializers.Serializer[None]):
+    """The viewer's own sitting: sat out since when, cashed out when unless back, and the hands
+    timed out in a row so far."""
+
+    seat = serializers.IntegerField()
+    chips = MoneyField()
+    status = serializers.ChoiceField(choices=SeatStatus.choices)
+    sat_out_at = serializers.DateTimeField(allow_null=True)
+    cash_out_at = serializers.DateTimeField(allow_null=True)
+    timeouts_in_a_row = serializers.IntegerField()
+
+
+class PeerPlayerSerializer(serializers.Serializer[None]):
+    """A player of the hand in play, by seat: the chips (the game adds the cards)."""
+
+    seat = serializers.IntegerField()
+    stack = MoneyField()
+    bet = MoneyField(help_text="The player's bet this betting round.")
+    in_pot = MoneyField()
+    folded = serializers.BooleanField()
+    all_in = serializers.BooleanField()
+
+
+class BettingOptionSerializer(serializers.Serializer[None]):
+    """A legal betting action of the player to act, with the total bets it allows."""
+
+    action = serializers.ChoiceField(choices=[kind.value for kind in ActionKind])
+    min_amount = MoneyField()
+    max_amount = MoneyField()
+    all_in = serializers.BooleanField()
+
+
+class PeerHandInPlaySerializer(serializers.Serializer[None]):
+    """The hand being played as the viewer may see it; the game declares its ``street``, its
+    ``players`` with their cards and its ``legal_actions``."""
+
+    id = serializers.IntegerField()
+    nonce = serializers.IntegerField()
+    commitment = serializers.CharField()
+    client_seed = serializers.CharField()
+    pot = MoneyField()
+    to_act = serializers.IntegerField(allow_null=True, help_text="The seat whose turn it is.")
+    decision_deadline = serializers.DateTimeField(allow_null=True)
+
+
+class PeerTableSerializer(TableSerializer):
+    """A peer table, who sits there and the running hand (the game declares ``hand``)."""
+
+    seats = PeerSeatSerializer(many=True)
+    your_seat = serializers.IntegerField(allow_null=True)
+    your_sitting = PeerSittingSerializer(allow_null=True)
+    next_hand_commitment = serializers.CharField(
+        allow_null=True, help_text="The next hand's server seed, committed before it (FS-2)."
+    )
+
+    class Meta:
+        model = Table
+        fields = (
+            *TableSerializer.Meta.fields,
+            "seats",
+            "your_seat",
+            "your_sitting",
+            "next_hand_commitment",
+            "hand",
+        )
+
+
+class HandEventSerializer(serializers.Serializer[None]):
+    """One event of a finished hand's history; its data is the event kind's own."""
+
+    sequence = serializers.IntegerField()
+    kind = serializers.CharField()
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # Declared as a class attribute, ``data`` would hide the serializer's own.
+        return {**super().get_fields(), "data": serializers.DictField()}
+
+
+class PeerHandSerializer(serializers.Serializer[None]):
+    """A hand for recall: while it is played, what the commitment publishes; once it is over,
+    its history, and its server seed when the viewer may have it (FS-7b), else null."""
+
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    nonce = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=RoundStatus.choices)
+    commitment = serializers.CharField()
+    client_seed = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    server_seed = serializers.CharField(required=False, allow_null=True)
+    settled_at = serializers.DateTimeField(required=False, allow_null=True)
+    seats = serializers.ListField(child=serializers.IntegerField(), required=False)
+    starting_stacks = serializers.ListField(child=MoneyField(), required=False)
+    finishing_stacks = serializers.ListField(child=MoneyField(), required=False)
+    rake = MoneyField(required=False)
+    events = HandEventSerializer(many=True, required=False)

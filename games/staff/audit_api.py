@@ -33,6 +33,15 @@ from games.joker_draw.box_play import players_against_best_play, rounds_of
 from games.joker_draw.selectors import latest_rtp_observations
 from games.joker_draw.tasks import observe_rtp
 from games.staff.audit_forms import GamingDayForm, LedgerAsOfForm, RoundReviewForm
+from games.staff.audit_serializers import (
+    AccountEntriesSerializer,
+    BestPlayPlayerSerializer,
+    GamingDayReportSerializer,
+    LedgerAccountsSerializer,
+    LedgerTransactionSerializer,
+    RoundsReviewSerializer,
+    RtpObservationSerializer,
+)
 from games.staff.review import (
     Money,
     account_entries,
@@ -95,18 +104,6 @@ def _money(money: Money) -> dict[str, Any]:
     }
 
 
-MONEY = inline_serializer(
-    "RoundMoney",
-    {
-        name: serializers.CharField(allow_null=name == "hold_percent")
-        for name in ("staked", "paid", "house_result", "rake", "hold_percent")
-    },
-)
-PAGED = {
-    "count": serializers.IntegerField(),
-    "page": serializers.IntegerField(),
-    "pages": serializers.IntegerField(),
-}
 ROUND_FILTERS = [
     OpenApiParameter("date_from", str, description="First gaming day, YYYY-MM-DD."),
     OpenApiParameter("date_to", str, description="Last gaming day, YYYY-MM-DD."),
@@ -132,14 +129,7 @@ class RoundsReview(APIView):
 
     @extend_schema(
         parameters=ROUND_FILTERS,
-        responses=inline_serializer(
-            "RoundsReview",
-            {
-                **PAGED,
-                "totals": MONEY,
-                "results": serializers.ListField(child=serializers.DictField()),
-            },
-        ),
+        responses=RoundsReviewSerializer,
     )
     def get(self, request: Request) -> Response:
         form = _valid(RoundReviewForm(request.query_params))
@@ -208,10 +198,7 @@ class Accounts(APIView):
 
     @extend_schema(
         parameters=AS_OF,
-        responses=inline_serializer(
-            "LedgerAccounts",
-            {**PAGED, "results": serializers.ListField(child=serializers.DictField())},
-        ),
+        responses=LedgerAccountsSerializer,
     )
     def get(self, request: Request) -> Response:
         form = _valid(LedgerAsOfForm(request.query_params))
@@ -238,10 +225,7 @@ class AccountEntries(APIView):
 
     @extend_schema(
         parameters=[AS_OF[0], AS_OF[3]],
-        responses=inline_serializer(
-            "AccountEntries",
-            {**PAGED, "results": serializers.ListField(child=serializers.DictField())},
-        ),
+        responses=AccountEntriesSerializer,
     )
     def get(self, request: Request, pk: int) -> Response:
         account = get_object_or_404(Account, pk=pk)
@@ -268,9 +252,7 @@ class TransactionDetail(APIView):
 
     permission_classes = READ_LEDGER
 
-    @extend_schema(
-        responses=inline_serializer("LedgerTransaction", {"id": serializers.IntegerField()})
-    )
+    @extend_schema(responses=LedgerTransactionSerializer)
     def get(self, request: Request, pk: int) -> Response:
         posted = get_object_or_404(LedgerTransaction.objects.select_related("created_by"), pk=pk)
         round_ = round_of(posted)
@@ -330,13 +312,7 @@ class GamingDayReport(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("date", str), OpenApiParameter("to", str)],
-        responses=inline_serializer(
-            "GamingDayReport",
-            {
-                name: serializers.ListField(child=serializers.DictField())
-                for name in ("days", "month_to_date", "year_to_date")
-            },
-        ),
+        responses=GamingDayReportSerializer,
     )
     def get(self, request: Request) -> Response:
         form = _valid(GamingDayForm(request.query_params))
@@ -366,9 +342,7 @@ class RtpObservations(APIView):
 
     permission_classes = READ_RTP
 
-    @extend_schema(
-        responses=inline_serializer("RtpObservation", {"table": serializers.CharField()}, many=True)
-    )
+    @extend_schema(responses=RtpObservationSerializer(many=True))
     def get(self, request: Request) -> Response:
         least = settings.RTP_OBSERVATION_MIN_BOXES
 
@@ -422,11 +396,7 @@ class BestPlayPlayers(APIView):
 
     permission_classes = READ_BEST_PLAY
 
-    @extend_schema(
-        responses=inline_serializer(
-            "BestPlayPlayer", {"player": serializers.CharField()}, many=True
-        )
-    )
+    @extend_schema(responses=BestPlayPlayerSerializer(many=True))
     def get(self, request: Request) -> Response:
         return Response(
             [

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from casino.reports_database import reports_source, said
 from games.staff.audit_api import _needs
+from games.staff.audit_serializers import FairPlayReportSerializer
 from games.staff.fair_play import FairPlayForm, open_alerts, pair_json, report
 
 READ_FAIR_PLAY = _needs("games.view_collusionalert", "games.view_round", "games.view_roundevent")
@@ -40,7 +41,7 @@ class FairPlayReport(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)],
-        responses={200: dict},
+        responses=FairPlayReportSerializer,
     )
     def get(self, request: Request) -> Response:
         form = _checked(FairPlayForm(request.query_params))

@@ -53,12 +53,14 @@ from payouts.approvals import ChangeRefused
 from payouts.models import Paytable, PaytableVersion, RtpRun
 
 IDEMPOTENCY = OpenApiParameter(HEADER, str, OpenApiParameter.HEADER, required=True)
+# A refusal by a rule or of the input names its code and the messages by field; a refusal of
+# access alone (403 without the permission) says only its detail.
 REFUSAL = inline_serializer(
     "Refusal",
     {
         "detail": serializers.CharField(),
-        "code": serializers.CharField(),
-        "errors": serializers.DictField(child=serializers.ListField()),
+        "code": serializers.CharField(required=False),
+        "errors": serializers.DictField(child=serializers.ListField(), required=False),
     },
 )
 

@@ -53,10 +53,10 @@ class StaffTableSerializer(serializers.ModelSerializer[Table]):
 
 class LimitsVersionSerializer(serializers.ModelSerializer[TableLimits]):
     proposed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
     approved_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
     limits = serializers.SerializerMethodField()
 
@@ -110,10 +110,10 @@ class PaytableVersionSerializer(serializers.ModelSerializer[PaytableVersion]):
         slug_field="name", read_only=True
     )
     proposed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
     approved_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
     lines = serializers.SerializerMethodField()
 

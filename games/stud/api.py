@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino.http.idempotency import idempotent
+from casino.http.pagination import newest_first_page
 from casino.http.permissions import PLAYERS_ACT, acting_user
 from casino.http.throttling import client_address
 from games.engine import stud_phh
@@ -23,6 +24,8 @@ from games.stud.serializers import (
     JoinSerializer,
     RebuySerializer,
     StudActionSerializer,
+    StudHandSerializer,
+    StudTableSerializer,
     hand_history,
     hand_json,
     table_json,
@@ -52,13 +55,16 @@ STUD_API = peer_api.PeerApi(
     get=extend_schema(
         summary="The table as the requester may see it: own down cards only, everyone's up "
         "cards, the pot, bets, whose turn, and the legal actions of the player to act",
+        responses=StudTableSerializer,
     )
 )
 class StudTable(peer_api.TableView):
     api = STUD_API
 
 
-@extend_schema_view(post=extend_schema(request=JoinSerializer))
+@extend_schema_view(
+    post=extend_schema(request=JoinSerializer, responses={201: StudTableSerializer})
+)
 class StudSeats(peer_api.SeatsView):
     api = STUD_API
 
@@ -69,7 +75,7 @@ class StudSeats(peer_api.SeatsView):
 class StudLeave(peer_api.LeaveView):
     api = STUD_API
 
-    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(request=None, responses=StudTableSerializer, parameters=[IDEMPOTENCY])
     @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -86,7 +92,7 @@ class StudLeave(peer_api.LeaveView):
 class StudBack(peer_api.BackView):
     api = STUD_API
 
-    @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(request=None, responses=StudTableSerializer, parameters=[IDEMPOTENCY])
     @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -99,18 +105,23 @@ class StudBack(peer_api.BackView):
 class StudActions(peer_api.ActionsView):
     api = STUD_API
 
-    @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
+    @extend_schema(responses=StudTableSerializer, parameters=[IDEMPOTENCY])
     @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)
 
 
-@extend_schema_view(get=extend_schema(operation_id="v1_stud_hands_list"))
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="v1_stud_hands_list", responses=newest_first_page(StudHandSerializer)
+    )
+)
 class StudHands(peer_api.HandsView):
     api = STUD_API
 
 
+@extend_schema_view(get=extend_schema(responses=StudHandSerializer))
 class StudHand(peer_api.HandView):
     api = STUD_API
 
@@ -123,7 +134,7 @@ class StudHandHistory(peer_api.HandHistoryView):
 @extend_schema_view(
     post=extend_schema(
         request=RebuySerializer,
-        responses={200: dict},
+        responses=StudTableSerializer,
         parameters=[IDEMPOTENCY],
         summary="Rebuy between hands: chips from the wallet; the stack after it is within the "
         "table's buy-in (no short buys)",
@@ -150,7 +161,7 @@ class StudRebuy(peer_api.PeerView):
 @extend_schema_view(
     post=extend_schema(
         request=AutoAnteSerializer,
-        responses={200: dict},
+        responses=StudTableSerializer,
         summary="Switch the automatic ante on or off: off, the player sits out (no ante, no "
         "cards) until it is on again",
     )
@@ -171,7 +182,7 @@ class StudAutoAnte(peer_api.PeerView):
 @extend_schema_view(
     post=extend_schema(
         request=None,
-        responses={200: dict},
+        responses=StudHandSerializer,
         summary="Show a hand won uncalled (ST-10): its cards join the history its players see",
     )
 )

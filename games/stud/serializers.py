@@ -195,3 +195,40 @@ class AutoAnteSerializer(serializers.Serializer[None]):
     on = serializers.BooleanField(
         help_text=_("Post the ante automatically; off, the player sits out until it is on.")
     )
+
+
+class StudPlayerSerializer(peer_serializers.PeerPlayerSerializer):
+    """A player of the stud hand in play: the up cards, and the down cards and the best hand so
+    far only to the player themself or once shown (else null)."""
+
+    down = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    down_count = serializers.IntegerField()
+    up = serializers.ListField(child=serializers.CharField())
+    hand = serializers.CharField(allow_null=True)
+
+
+class StudHandInPlaySerializer(peer_serializers.PeerHandInPlaySerializer):
+    street = serializers.ChoiceField(choices=[street.value for street in stud.Street])
+    common_card = serializers.CharField(allow_null=True)
+    players = StudPlayerSerializer(many=True)
+    legal_actions = peer_serializers.BettingOptionSerializer(many=True)
+
+
+class StudTableSerializer(peer_serializers.PeerTableSerializer):
+    hand = StudHandInPlaySerializer(allow_null=True)
+
+
+class StudHandCardsSerializer(serializers.Serializer[None]):
+    """A player's cards in a finished hand; the down cards null where they are withheld
+    (ST-10)."""
+
+    seat = serializers.IntegerField()
+    up = serializers.ListField(child=serializers.CharField())
+    down = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    folded = serializers.BooleanField()
+    showdown = serializers.ChoiceField(choices=["shown", "mucked"], allow_null=True)
+    shown_after_the_hand = serializers.BooleanField()
+
+
+class StudHandSerializer(peer_serializers.PeerHandSerializer):
+    hands = StudHandCardsSerializer(many=True, required=False)

@@ -1,6 +1,8 @@
 """Hostile input over the whole OpenAPI schema (schemathesis): valid and invalid requests to every
-operation, as a player and as pit staff, against a casino in mid-play. No answer is a 5xx, and
-every refusal is JSON with a ``detail`` saying what was wrong.
+operation, as a player and as pit staff, against a casino in mid-play. No answer is a 5xx,
+every refusal is JSON with a ``detail`` saying what was wrong, and every answer the schema
+describes has the shape it says (the fields, their types, nulls and values), which the
+casino's other systems generate their clients from.
 
 Examples per operation: ``FUZZ_EXAMPLES`` (default 8), derandomized so every run sends the same
 requests. Path ids are replaced by the ids of the sample tables, rounds and hands, so requests
@@ -19,11 +21,14 @@ import json
 import os
 from urllib.parse import urlencode, urlsplit
 
+import requests
 import schemathesis
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
+from schemathesis.core.transport import Response
 from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from tests.fixtures.routes import sample_kind
 
@@ -74,6 +79,21 @@ def assert_answered_well(case, response) -> None:
     if response.status_code >= 400:
         assert response["Content-Type"].startswith("application/json"), where
         assert response.json()["detail"], where
+    assert_described_by_the_schema(case, response)
+
+
+def assert_described_by_the_schema(case, response) -> None:
+    """The body of an answer whose status the schema documents validates against the schema
+    given for it (schemathesis's response_schema_conformance)."""
+    answer = Response(
+        status_code=response.status_code,
+        headers={name: [value] for name, value in response.headers.items()},
+        content=response.content,
+        request=requests.Request(case.method, f"http://testserver{case.formatted_path}").prepare(),
+        elapsed=0.0,
+        verify=True,
+    )
+    case.validate_response(answer, checks=[response_schema_conformance])
 
 
 @schema.parametrize()

@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
+from drf_spectacular.generators import SchemaGenerator
 
 
 @pytest.mark.django_db
@@ -56,3 +57,33 @@ def test_models_and_migrations_agree():
 def test_the_openapi_schema_is_valid_and_free_of_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
     assert "/api/v1/joker-draw/rounds/{id}/actions/" in (tmp_path / "s.yml").read_text()
+
+
+def _untyped(node: dict, components: dict) -> bool:
+    """Whether a response's schema leaves its shape open: an object with no properties, or a
+    list, or a page of a list, of such objects."""
+    while "$ref" in node:
+        node = components[node["$ref"].rsplit("/", 1)[1]]
+    if node.get("type") == "array":
+        return _untyped(node.get("items", {}), components)
+    properties = node.get("properties")
+    if properties:
+        return "results" in properties and _untyped(properties["results"], components)
+    return node.get("type", "object") == "object" and not node.get("allOf")
+
+
+def test_every_answer_of_the_api_has_a_typed_schema():
+    """The casino's other systems generate their clients from the schema: no successful JSON
+    answer of any operation is a free-form object there, nor a list or a page of them."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    untyped = [
+        f"{method.upper()} {path} {status}"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        for status, response in operation["responses"].items()
+        if str(status).startswith("2")
+        for media_type, content in response.get("content", {}).items()
+        if "json" in media_type and _untyped(content.get("schema", {}), components)
+    ]
+    assert untyped == []

@@ -22,7 +22,7 @@ from games.drawmaha.tasks import DRAWMAHA
 from games.engine import drawmaha_phh
 from games.models import Round
 from games.peer import api as peer_api
-from games.tables.api import IDEMPOTENCY, overdue_first
+from games.tables.api import IDEMPOTENCY
 from payouts.idempotency import idempotent
 
 
@@ -76,7 +76,6 @@ class DrawmahaLeave(peer_api.LeaveView):
     api = DRAWMAHA_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -93,7 +92,6 @@ class DrawmahaBack(peer_api.BackView):
     api = DRAWMAHA_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.back(request, pk)
@@ -110,7 +108,6 @@ class DrawmahaActions(peer_api.ActionsView):
     api = DRAWMAHA_API
 
     @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

@@ -27,7 +27,7 @@ from games.stud.serializers import (
     table_json,
 )
 from games.stud.tasks import STUD
-from games.tables.api import IDEMPOTENCY, overdue_first
+from games.tables.api import IDEMPOTENCY
 from payouts.idempotency import idempotent
 
 
@@ -70,7 +70,6 @@ class StudLeave(peer_api.LeaveView):
     api = STUD_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -87,7 +86,6 @@ class StudBack(peer_api.BackView):
     api = STUD_API
 
     @extend_schema(request=None, responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.back(request, pk)
@@ -100,7 +98,6 @@ class StudActions(peer_api.ActionsView):
     api = STUD_API
 
     @extend_schema(responses={200: dict}, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

@@ -290,7 +290,7 @@ class PeerGame(ABC, Generic[State, Decision]):
                 seat = hand.state.to_act
                 if seat is None:
                     return
-                deadline = round_.decision_deadline
+                deadline = cast(datetime, round_.decision_deadline)  # out of time: it has one
                 sat_out = count_timeout(round_, hand, seat)
                 record(round_, [Event(TIMED_OUT, {"seat": seat}), *sat_out], actor=None)
                 metrics.decision_timed_out(self.game)

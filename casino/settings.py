@@ -259,8 +259,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A request that schedules a timer must not hang on a broker that is down: the sweeper and
-# the next touch of a round catch what a lost timer misses.
+# A request that schedules a timer must not hang on a broker that is down: the sweeper (and
+# at the joker draw the round's next decision) catches what a lost timer misses.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1}
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -6,6 +6,7 @@ takes effect only when another approves it, and every version stays on record.
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import ClassVar
 
@@ -461,6 +462,15 @@ class Round(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (RoundStatus.SETTLED, RoundStatus.VOIDED)
+
+    def out_of_time(self, now: datetime) -> bool:
+        """Whether the decision the round waits for is overdue at ``now``: its deadline has
+        passed and the timer has not acted yet."""
+        return (
+            self.status == RoundStatus.DECIDING
+            and self.decision_deadline is not None
+            and self.decision_deadline <= now
+        )
 
     def revealed_server_seed(self) -> str | None:
         """The server seed, once it may be shown (FS-7): a joker draw round's when its player

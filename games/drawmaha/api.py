@@ -26,7 +26,7 @@ from games.drawmaha.tasks import DRAWMAHA
 from games.engine import drawmaha_phh
 from games.models import Round
 from games.peer import api as peer_api
-from games.tables.api import IDEMPOTENCY, overdue_first
+from games.tables.api import IDEMPOTENCY
 
 
 # Drawmaha shows every hand at its showdown (DM-11): a finished hand looks the same to each
@@ -84,7 +84,6 @@ class DrawmahaLeave(peer_api.LeaveView):
     api = DRAWMAHA_API
 
     @extend_schema(request=None, responses=DrawmahaTableSerializer, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -101,7 +100,6 @@ class DrawmahaBack(peer_api.BackView):
     api = DRAWMAHA_API
 
     @extend_schema(request=None, responses=DrawmahaTableSerializer, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.back(request, pk)
@@ -118,7 +116,6 @@ class DrawmahaActions(peer_api.ActionsView):
     api = DRAWMAHA_API
 
     @extend_schema(responses=DrawmahaTableSerializer, parameters=[IDEMPOTENCY])
-    @overdue_first(DRAWMAHA_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

@@ -8,7 +8,7 @@ stud; this module describes the game to them (``Drawmaha``), and games.drawmaha.
 one instance, ``DRAWMAHA``, with the timer that catches its tables up. So is the shape of a
 hand's life: every write runs in one database transaction under a row lock on the table, so the
 seats, the engine state, the history and the ledger commit together and a hand survives a
-restart exactly where it was; the next touch (a request, the timer, the sweeper) carries it on.
+restart exactly where it was; the timer (or the sweeper behind it) carries it on.
 
 A player who does not act in time checks if that is free, else folds; in the draw they stand pat
 (an exchange of no cards, the choice that changes nothing) and a twist card shown to them is
@@ -130,8 +130,8 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
     ) -> Round:
         """The player's decision in the running hand: a bet, the draw's exchange of ``cards``
         (DM-5) or the twist's take or reject (DM-6), from ``client_address`` (the request's),
-        which no other player dealt into it may share (``fair_play``). Overdue decisions are not
-        taken here: the request takes them first, committed on their own (``overdue_first``)."""
+        which no other player dealt into it may share (``fair_play``). Once the player's time
+        has run out the decision is refused (409, DM-1): the timer takes it (``hand_to_act``)."""
         if action not in ACTIONS:
             raise RoundRefused(
                 _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},

@@ -4,9 +4,10 @@ table, act, and recall finished hands (JSON, or PHH for download).
 A game's API module subclasses these views with its ``PeerApi`` and the schema of its own
 (summaries, request bodies, the shapes of its tables and hands); the views hold no docstrings
 because the schema would show them.
-Leaving and acting are decisions: the game's module gives them their ``post``, which takes the
-overdue decisions at the table first (``overdue_first`` with the game's catch-up), committed on
-their own, then runs ``leave`` or ``act`` as one idempotent request.
+Leaving and acting are decisions: the game's module gives them their ``post``, which runs
+``leave`` or ``act`` as one idempotent request. No view catches a table up: what is overdue is
+the timers' (``PeerGame.catch_up``), and a look at the table changes nothing, it shows a
+decision out of time as ``overdue`` until the timer takes it.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from games.tables import selectors
 from games.tables.api import IDEMPOTENCY
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
     from django_stubs_ext import StrOrPromise
 
 
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 class PeerApi:
     """What one peer game's endpoints differ by."""
 
-    service: PeerGame[Any, Any]  # the game's tables: joining, leaving, the catch-up
+    service: PeerGame[Any, Any]  # the game's tables: joining, leaving, coming back
     act: Callable[..., Round]  # the game's decision, by the action serializer's fields
     name: StrOrPromise  # the game in refusals: "No such seven-card stud table."
     slug: str  # the game in file names: "stud-12.phh"
@@ -55,11 +55,6 @@ class PeerApi:
     table_json: Callable[[Table, PeerTable, Any], dict[str, Any]]
     hand_json: Callable[[Round, Any], dict[str, Any]]  # a hand as the viewer may see it
     phh: Callable[[Round, Any], str]  # a finished hand in the PHH standard, likewise
-
-    def catch_up(self, table_id: int, player: User) -> None:
-        """What is overdue at a table, before a player's decision there (``overdue_first``):
-        the table's business, as a look at the table is, whoever decides."""
-        self.service.catch_up(table_id)
 
 
 class PeerView(APIView):
@@ -85,7 +80,6 @@ class PeerView(APIView):
 
 class TableView(PeerView):
     def get(self, request: Request, pk: int) -> Response:
-        self.api.service.catch_up(pk)  # a touch carries the table on: overdue decisions, a due hand
         return Response(self.table_json(request, self.table(request, pk)))
 
 

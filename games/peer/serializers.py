@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from games.engine.betting import ActionKind, LegalAction
@@ -109,11 +110,13 @@ def hand_in_play_json(
     legal_actions: Callable[[], list[dict[str, Any]]],
 ) -> dict[str, Any]:
     """A game's stored ``hand`` in play as ``viewer`` may see it: the cards on the table, the
-    players with their ``cards`` (``_players_json``) and, only for the viewer whose turn it is,
-    the ``legal_actions``."""
+    players with their ``cards`` (``_players_json``) and, only for the viewer whose turn it is
+    and only in time, the ``legal_actions``. Past the deadline the hand is ``overdue``: the
+    player to act may no longer decide, and the timer is about to decide for them."""
     state = hand.state
     to_act = state.to_act
-    yours = to_act is not None and hand.players[to_act] == viewer.pk
+    overdue = round_.out_of_time(timezone.now())
+    yours = to_act is not None and hand.players[to_act] == viewer.pk and not overdue
     return {
         "id": round_.pk,
         "nonce": round_.nonce,
@@ -127,6 +130,7 @@ def hand_in_play_json(
         "decision_deadline": round_.decision_deadline.isoformat()
         if round_.decision_deadline
         else None,
+        "overdue": overdue,
         "legal_actions": legal_actions() if yours else [],
     }
 

@@ -239,8 +239,8 @@ class PeerGame(ABC, Generic[State, Decision]):
             table = locked_table(table.pk, rule=self.rule)
             seating = own_seat(player, table, rule=self.rule)
             if seating.cash_out_at is not None and seating.cash_out_at <= timezone.now():
-                # Sat out past the table's time: the cash-out is due and the next touch of the
-                # table makes it; coming back now would cancel it.
+                # Sat out past the table's time: the cash-out is due and the sweeper makes it;
+                # coming back now would cancel it.
                 raise RoundRefused(
                     _("You have no seat at this table."), field="table", rule=self.rule, status=409
                 )
@@ -260,8 +260,9 @@ class PeerGame(ABC, Generic[State, Decision]):
 
     def catch_up(self, table_id: int) -> None:
         """Take the decisions whose time ran out, cash out the seats that are due, and start a
-        hand that is due: the timer task, the sweeper and every request touching the table
-        run this, so nothing waits on a lost timer."""
+        hand that is due: the game's timer task runs this, and the sweeper behind it, so a lost
+        timer delays a fold or a deal but never loses one. No request runs it: a look at the
+        table reads, and a decision out of time is refused (``hand_to_act``)."""
         running = Round.objects.filter(
             table_id=table_id, table__game=self.game, status=RoundStatus.DECIDING
         )
@@ -284,16 +285,12 @@ class PeerGame(ABC, Generic[State, Decision]):
             cash_out_due(table, self.load_hand(round_.engine_state))
             timeout = action_time(table)
             now = timezone.now()
-            while (
-                round_.status == RoundStatus.DECIDING
-                and round_.decision_deadline is not None
-                and round_.decision_deadline <= now
-            ):
+            while round_.out_of_time(now):
                 hand = self.load_hand(round_.engine_state)
                 seat = hand.state.to_act
                 if seat is None:
                     return
-                deadline = round_.decision_deadline
+                deadline = cast(datetime, round_.decision_deadline)  # out of time: it has one
                 sat_out = count_timeout(round_, hand, seat)
                 record(round_, [Event(TIMED_OUT, {"seat": seat}), *sat_out], actor=None)
                 metrics.decision_timed_out(self.game)
@@ -540,7 +537,7 @@ def action_time(table: Table) -> timedelta:
 def schedule(peer: PeerGame[Any, Any], table_id: int, when: datetime) -> None:
     """Ask a worker to run the game's timer (the table's catch-up) at ``when``, once the
     transaction commits. If the broker is down the decision or the deal still happens: the
-    sweeper and the next touch run the same check."""
+    sweeper runs the same check."""
 
     def send() -> None:
         try:
@@ -565,8 +562,11 @@ def hand_to_act(
 ) -> tuple[Round, PeerHand[State], int]:
     """The running hand, under the table lock, and the engine seat of ``player`` in it: only a
     seated player dealt into the hand acts in it (a player who left it and sat down again is
-    not: theirs is a new sitting), and only from an address no other player dealt into it
-    shares (``fair_play``: the request's ``client_address`` or the player's last sign-in)."""
+    not: theirs is a new sitting), only from an address no other player dealt into it shares
+    (``fair_play``: the request's ``client_address`` or the player's last sign-in), and only
+    in time: once the deadline of the player to act has passed, their decision is the
+    timer's (``catch_up``), and until the timer has taken it nobody else's turn has come (the
+    engine refuses them as out of turn)."""
     locked_table(table.pk, rule=peer.rule)
     seating = own_seat(player, table, rule=peer.rule)
     round_ = running_hand(table)
@@ -584,10 +584,18 @@ def hand_to_act(
         rule=peer.rule,
         among=hand.seat_ids,
     )
+    seat = hand.seat_ids.index(seating.pk)
+    if seat == hand.state.to_act and round_.out_of_time(timezone.now()):
+        raise RoundRefused(
+            _("The decision came after your time to act ran out: the table acts for you."),
+            field="action",
+            rule=peer.rule,
+            status=409,
+        )
     if seating.timeouts_in_a_row:  # acting in time starts the count again (a refusal undoes it)
         seating.timeouts_in_a_row = 0
         seating.save(update_fields=["timeouts_in_a_row"])
-    return round_, hand, hand.seat_ids.index(seating.pk)
+    return round_, hand, seat
 
 
 def start_or_schedule(peer: PeerGame[Any, Any], table: Table) -> None:

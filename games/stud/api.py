@@ -31,7 +31,7 @@ from games.stud.serializers import (
     table_json,
 )
 from games.stud.tasks import STUD
-from games.tables.api import IDEMPOTENCY, overdue_first
+from games.tables.api import IDEMPOTENCY
 
 
 def _phh(hand: Round, viewer: Any) -> str:
@@ -76,7 +76,6 @@ class StudLeave(peer_api.LeaveView):
     api = STUD_API
 
     @extend_schema(request=None, responses=StudTableSerializer, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.leave(request, pk)
@@ -93,7 +92,6 @@ class StudBack(peer_api.BackView):
     api = STUD_API
 
     @extend_schema(request=None, responses=StudTableSerializer, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.back(request, pk)
@@ -106,7 +104,6 @@ class StudActions(peer_api.ActionsView):
     api = STUD_API
 
     @extend_schema(responses=StudTableSerializer, parameters=[IDEMPOTENCY])
-    @overdue_first(STUD_API.catch_up)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         return self.act(request, pk)

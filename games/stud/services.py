@@ -8,7 +8,7 @@ with the timer that catches its tables up.
 
 Every write runs in one database transaction under a row lock on the table, so the seats, the
 hand's engine state, its history and the ledger commit together: a hand survives a restart
-exactly where it was, and the next touch (a request, the timer, the sweeper) carries it on.
+exactly where it was, and the timer (or the sweeper behind it) carries it on.
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
         client_address: str = "",
     ) -> Round:
         """The player's decision in the running hand, from ``client_address`` (the request's),
-        which no other player dealt into it may share (``fair_play``). Overdue decisions are not
-        taken here: the request takes them first, committed on their own (``overdue_first``)."""
+        which no other player dealt into it may share (``fair_play``). Once the player's time
+        has run out the decision is refused (409, ST-1): the timer takes it (``hand_to_act``)."""
         if action not in ACTIONS:
             raise RoundRefused(
                 _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},

@@ -217,8 +217,8 @@ def test_the_time_sat_out_is_a_table_setting_under_maker_checker(players, pit, p
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sat_out_player_is_not_charged_by_concurrent_touches(players, three_at_stud):
-    """Every touch of the table (the sweeper, look-ups, the timer) racing to deal the next
-    hand after the one that sat cal out: one hand is dealt, without cal."""
+    """The catch-ups of the table (the sweeper, the timer, sent more than once) racing to deal
+    the next hand after the one that sat cal out: one hand is dealt, without cal."""
     cal = players[2]
     table = three_at_stud
     play_hand(stud, stud_engine, table, absent=[cal])
@@ -297,21 +297,25 @@ def test_drawmaha_deals_blinds_and_the_button_among_the_players_dealt_in(
     call_command("ledger_check", verbosity=0)
 
 
-def test_back_after_the_time_sat_out_finds_the_seat_cashed_out(players, three_at_stud):
-    """The request is too late: what is overdue at the table (the cash-out) is settled first
-    and committed, so "I'm back" is refused and the chips are in the wallet."""
+def test_back_after_the_time_sat_out_is_refused_and_the_sweeper_cashes_out(players, three_at_stud):
+    """The request is too late: "I'm back" is refused and changes nothing (the cash-out that
+    is due is the sweeper's, not the request's); the sweeper then puts the chips in the
+    wallet."""
     cal = players[2]
     table = three_at_stud
     play_hand(stud, stud_engine, table, absent=[cal])
     play_hand(stud, stud_engine, table, absent=[cal])
     sitting = seat_of(table, cal)
-    chips, wallet = sitting.chips, balance(cal)
+    due_at, chips, wallet = sitting.cash_out_at, sitting.chips, balance(cal)
     later = timezone.now() + timedelta(minutes=16)
     with mock.patch("django.utils.timezone.now", return_value=later):
         answer = api_client(cal).post(
             f"{STUD_TABLES}{table.pk}/back/", format="json", HTTP_IDEMPOTENCY_KEY="late"
         )
-    assert answer.status_code == 409
+        assert answer.status_code == 409
+        sitting.refresh_from_db()
+        assert (sitting.cash_out_at, sitting.status) == (due_at, SeatStatus.SEATED)
+        sweep_overdue_rounds()
     sitting.refresh_from_db()
     assert sitting.status == SeatStatus.LEFT
     assert balance(cal) == wallet + chips
@@ -320,8 +324,8 @@ def test_back_after_the_time_sat_out_finds_the_seat_cashed_out(players, three_at
 def test_back_in_the_moment_after_the_time_sat_out_never_cancels_the_cash_out(
     players, three_at_stud
 ):
-    """The request's catch-up found nothing due, and the time sat out ran out before "I'm
-    back" locked the table: the service itself refuses, and the cash-out still comes."""
+    """The time sat out ran out just before "I'm back" locked the table: the service itself
+    refuses, and the cash-out still comes."""
     cal = players[2]
     table = three_at_stud
     play_hand(stud, stud_engine, table, absent=[cal])

@@ -282,7 +282,9 @@
       const hand = table.hand;
       const options = hand ? hand.legal_actions : [];
       if (!options.length) {
-        box.appendChild(h("p", {}, hand && hand.to_act ? fmt(gettext("Waiting for seat %(seat)s."), { seat: hand.to_act }) : gettext("Not your turn.")));
+        // Out of time, the player to act may no longer decide: the timer is about to.
+        const waiting = hand && hand.overdue ? gettext("Seat %(seat)s is out of time: the table acts for them.") : gettext("Waiting for seat %(seat)s.");
+        box.appendChild(h("p", {}, hand && hand.to_act ? fmt(waiting, { seat: hand.to_act }) : gettext("Not your turn.")));
         return false;
       }
       const myBet = me ? cents(me.bet) : 0;

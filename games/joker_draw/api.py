@@ -26,7 +26,7 @@ from games.joker_draw.serializers import (
 from games.joker_draw.services import BoxRequest
 from games.models import Game
 from games.tables import selectors
-from games.tables.api import IDEMPOTENCY, JSON_ONLY, overdue_first
+from games.tables.api import IDEMPOTENCY, JSON_ONLY
 
 
 class JokerDrawRounds(APIView):
@@ -92,7 +92,6 @@ class JokerDrawRoundActions(APIView):
     @extend_schema(
         request=RoundActionSerializer, responses=JokerDrawRoundSerializer, parameters=[IDEMPOTENCY]
     )
-    @overdue_first(joker_draw.expire_decision)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         incoming = RoundActionSerializer(data=request.data)

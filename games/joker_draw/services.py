@@ -223,9 +223,8 @@ def act(
 ) -> RoundPlay:
     """Apply one box decision (JD-4..JD-7); settles and pays when the last box closes.
 
-    A decision that comes after its box's time ran out is refused (JD-4): folding the box is
-    the timer's (`expire_decision`), which a request runs first, committed on its own, so that
-    refusing the late decision does not undo the fold.
+    A decision that comes after its box's time ran out is refused (JD-4) and changes nothing:
+    folding the box is the timer's (`expire_decision`, every second).
     """
     with service_transaction():
         locked = sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
@@ -252,15 +251,13 @@ def act(
     return RoundPlay(round_, state)
 
 
-def expire_decision(round_id: int, player: User | None = None) -> RoundPlay | None:
-    """Fold every box of the round whose decision time ran out (JD-4): the timer task, and every
-    decision's request before its own transaction, which folds only its `player`'s own round
-    (another player's round is as good as no round at all). None when nothing was overdue."""
-    player_id = player.pk if player is not None else None
-    if not sql.is_overdue(round_id, timezone.now(), player_id=player_id):
+def expire_decision(round_id: int) -> RoundPlay | None:
+    """Fold every box of the round whose decision time ran out (JD-4): the timer's task. None
+    when nothing was overdue."""
+    if not sql.is_overdue(round_id, timezone.now()):
         return None  # the common case: on time, nothing to lock
     with service_transaction():
-        locked = sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player_id)
+        locked = sql.lock_round(round_id, Game.JOKER_DRAW)
         if locked is None:
             return None
         round_, timeout_seconds = locked

@@ -144,16 +144,15 @@ _IS_OVERDUE = """
 SELECT EXISTS (
     SELECT 1 FROM games_round
     WHERE id = %s AND status = 'deciding' AND decision_deadline <= %s
-        AND (%s::bigint IS NULL OR player_id = %s::bigint)
 )
 """
 
 
-def is_overdue(round_id: int, now: datetime, *, player_id: int | None = None) -> bool:
-    """Whether the round (only if it is `player_id`'s, when given) is still being decided and
-    its box to act is out of time at `now`: asked before every decision, without a lock."""
+def is_overdue(round_id: int, now: datetime) -> bool:
+    """Whether the round is still being decided and its box to act is out of time at `now`:
+    the timer asks it without a lock."""
     with prepared_cursor() as cursor:
-        cursor.execute(_IS_OVERDUE, [round_id, now, player_id, player_id])
+        cursor.execute(_IS_OVERDUE, [round_id, now])
         return bool(cursor.fetchone()[0])
 
 

@@ -52,11 +52,10 @@ EXCHANGE = SERVICE + 4 + PROTECTION
 # As a decision: the box settlements ride on the round's statement (JD-11..13).
 SETTLE = EXCHANGE
 # Over the API: the player's role (this client is signed in without a token), the request's
-# transaction (a savepoint in the test's), and the response stored under the Idempotency-Key; a
-# decision's request first folds what is overdue, committed on its own: one statement when
-# nothing is (JD-4).
+# transaction (a savepoint in the test's), and the response stored under the Idempotency-Key.
+# What is overdue is the timer's (JD-4): a decision's request reads nothing for it.
 HTTP_OPEN = 1 + 2 + OPEN + 1
-HTTP_SETTLE = 1 + 1 + 2 + SETTLE + 1
+HTTP_SETTLE = 1 + 2 + SETTLE + 1
 # A token sign-in reads the user and the role in one statement.
 HTTP_TOKEN_SETTLE = HTTP_SETTLE
 
@@ -134,7 +133,7 @@ def test_a_token_sign_in_reads_the_user_and_the_role_together(
     assert refused.status_code == 403, refused.json()
 
 
-def test_a_late_decision_over_the_api_folds_the_box_and_is_refused(funded, joker_table):
+def test_a_late_decision_over_the_api_is_refused_and_the_timer_folds_the_box(funded, joker_table):
     client = api_client(funded)
     opened = open_round(client, joker_table, [{"box": 1, "ante": "0.60"}], key="open-late").json()
     Round.objects.filter(pk=opened["id"]).update(
@@ -143,10 +142,13 @@ def test_a_late_decision_over_the_api_folds_the_box_and_is_refused(funded, joker
 
     late = act(client, opened["id"], "bet-late", box=1, action="bet")
 
-    # JD-4: the box was folded when its time ran out, which ended the round (JD-8); the late
-    # bet is refused, and the refusal stores nothing under its key.
+    # JD-4: the late bet is refused and changes nothing; the refusal stores nothing under its key.
     assert late.status_code == 409, late.json()
     assert late.json()["errors"] == {"action": [late.json()["detail"]]}
+    assert Round.objects.get(pk=opened["id"]).status == RoundStatus.DECIDING
+    assert money.wallet(funded, "USD").balance == Decimal("99.40")
+    # The timer folds the box, which ends the round (JD-8).
+    joker_draw.expire_decision(opened["id"])
     round_ = Round.objects.get(pk=opened["id"])
     assert round_.status == RoundStatus.SETTLED
     box = engine.from_json(round_.engine_state).boxes[0]

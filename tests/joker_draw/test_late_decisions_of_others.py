@@ -19,7 +19,7 @@ D = Decimal
 def test_a_stranger_deciding_on_an_overdue_round_folds_nothing(
     funded_player, other_player, pit, joker_table
 ):
-    """The fold of an out-of-time box is the timer's, or its own player's next decision's; a
+    """The fold of an out-of-time box is the timer's alone (JD-4); a
     stranger's request is refused as for no round at all and changes nothing."""
     money.deposit(player=other_player, currency="USD", amount=D("10.00"), reason="cash", by=pit)
     body = open_round(api_client(funded_player), joker_table, [{"box": 1, "ante": "0.30"}]).json()

@@ -80,6 +80,7 @@ from games.tables.selectors import (
 )
 from games.tables.table_game import game_of
 from games.tables.voids import void_round
+from payouts import approvals
 from payouts.approvals import ChangeRefused, ChangeStatus
 from payouts.models import CENT, AccountKind, Paytable, PaytableVersion
 from payouts.selectors import (
@@ -243,6 +244,34 @@ def approve_correction(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("staff:round", pk=correction.round_id)
 
 
+@require_POST
+@requires(APPROVE_CORRECTIONS, *READ_ROUNDS)
+def reject_correction(request: HttpRequest, pk: int) -> HttpResponse:
+    correction = get_object_or_404(SettlementCorrection.objects.select_related("round"), pk=pk)
+    refused = _reject(request, correction)
+    if refused is not None:
+        return _round_page(
+            request,
+            correction.round,
+            VoidForm(),
+            refusal=_("correction %(number)s: %(refusal)s")
+            % {"number": correction.pk, "refusal": refused},
+            status=400,
+        )
+    return redirect("staff:round", pk=correction.round_id)
+
+
+def _reject(request: HttpRequest, change: approvals.MakerCheckerChange) -> ChangeRefused | None:
+    """Reject a draft with the comment the form sent (a second person's "no", or its proposer
+    withdrawing it); the refusal, if any."""
+    try:
+        approvals.reject(change, by=acting_user(request), comment=request.POST.get("comment", ""))
+    except ChangeRefused as refused:
+        return refused
+    messages.success(request, _("%(change)s rejected: it never takes effect.") % {"change": change})
+    return None
+
+
 def _correction_form(round_: Round, data: Any = None) -> CorrectionForm:
     boxes = round_.box_settlements.order_by("box").values_list("box", flat=True)
     return CorrectionForm(boxes, data)
@@ -323,6 +352,16 @@ def _limit_value(value: Any) -> Any:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     return value
+
+
+@require_POST
+@requires(APPROVE_LIMITS)
+def reject_limits(request: HttpRequest, pk: int) -> HttpResponse:
+    draft = get_object_or_404(TableLimits, pk=pk)
+    refused = _reject(request, draft)
+    if refused is not None:
+        return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+    return redirect("staff:table", pk=draft.table_id)
 
 
 def _limits_page(
@@ -491,6 +530,16 @@ def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
     except ChangeRefused as refused:
         return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
+    return redirect("staff:paytables")
+
+
+@require_POST
+@requires(APPROVE_PAYTABLES)
+def reject_paytable(request: HttpRequest, pk: int) -> HttpResponse:
+    draft = get_object_or_404(PaytableVersion, pk=pk)
+    refused = _reject(request, draft)
+    if refused is not None:
+        return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
     return redirect("staff:paytables")
 
 

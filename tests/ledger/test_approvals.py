@@ -5,61 +5,22 @@ can; a rejected change is never approved."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from decimal import Decimal
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from games.joker_draw import corrections, paytables, rtp_lab
-from games.models import Round
+from games.joker_draw import corrections, paytables
 from games.tables import services as table_services
 from payouts import approvals
 from payouts import services as money
-from payouts.approvals import ChangeRefused, ChangeStatus, MakerCheckerChange
-from payouts.models import LedgerTransaction, TransactionKind
-from tests.fixtures.joker_draw import lost_round
-from tests.fixtures.tables import joker_draw_limits
-
-
-@dataclass(frozen=True)
-class Kind:
-    propose: Callable[[pytest.FixtureRequest, User], MakerCheckerChange]
-    approve: Callable[..., MakerCheckerChange]
-    constraint: str
-
-
-def propose_limits(request: pytest.FixtureRequest, by: User) -> MakerCheckerChange:
-    values = joker_draw_limits(request.getfixturevalue("default_paytables"))
-    table = request.getfixturevalue("joker_table")
-    return table_services.propose_limits(table=table, values=values, reason="new", by=by)
-
-
-def propose_paytable(request: pytest.FixtureRequest, by: User) -> MakerCheckerChange:
-    bet = request.getfixturevalue("default_paytables")["bet"]
-    lines = bet.active_version().odds()
-    draft = paytables.propose_paytable_version(paytable=bet, lines=lines, reason="new", by=by)
-    # The shipped lines' shipped best-play run: only the separation of duties can refuse it.
-    rtp_lab.compute_now(draft)
-    return draft
-
-
-def propose_reversal(request: pytest.FixtureRequest, by: User) -> MakerCheckerChange:
-    request.getfixturevalue("joker_table")  # funds the house
-    funding = LedgerTransaction.objects.get(kind=TransactionKind.HOUSE_FUNDING)
-    return money.propose_house_reversal(funding, reason="keyed twice", by=by)
-
-
-def propose_correction(request: pytest.FixtureRequest, by: User) -> MakerCheckerChange:
-    player, table = (request.getfixturevalue(name) for name in ("funded_player", "joker_table"))
-    # Both drafts correct one round: a rejected correction leaves the round open to another.
-    round_ = Round.objects.filter(table=table).first() or lost_round(player, table)
-    return corrections.propose_correction(
-        round_, amounts={1: Decimal("0.30")}, reason="the fold was the table's fault", by=by
-    )
-
+from payouts.approvals import ChangeRefused, ChangeStatus
+from tests.fixtures.approvals import (
+    Kind,
+    propose_correction,
+    propose_limits,
+    propose_paytable,
+    propose_reversal,
+)
 
 KINDS = {
     "limits": Kind(propose_limits, table_services.approve_limits, "limits"),

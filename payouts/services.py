@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import pghistory
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -110,15 +110,18 @@ def wallet(user: User, currency: str) -> Account:
 
 
 def house_account(kind: str, currency: str) -> Account:
-    """The house's account of a kind in a currency: one query the first time, then from this
-    process's memory (a peer table's every decision posts between two of them). Safe for the
-    reasons `game_accounts` gives; read balances from the ledger, not from this object."""
+    """The house's account of a kind in a currency. Its id is looked up once per process (a
+    peer table's every decision posts between two of them), safe for the reasons
+    `game_accounts` gives; the balance is never remembered: each call's account reads it
+    afresh when asked."""
     key = (kind, currency)
-    account = _HOUSE_ACCOUNTS.get(key)
-    if account is None:
-        account = _account(kind=kind, currency=currency, owner=None)
-        # As the game accounts: kept once surely on the ledger.
-        transaction.on_commit(lambda: _HOUSE_ACCOUNTS.setdefault(key, account))
+    known = _HOUSE_ACCOUNTS.get(key)
+    if known is not None:
+        identity = [known, kind, currency, None]
+        return Account.from_db(DEFAULT_DB_ALIAS, _HOUSE_ACCOUNT_IDENTITY, identity)
+    account = _account(kind=kind, currency=currency, owner=None)
+    # As the game accounts: kept once surely on the ledger.
+    transaction.on_commit(lambda: _HOUSE_ACCOUNTS.setdefault(key, account.pk))
     return account
 
 
@@ -179,8 +182,11 @@ def _remember_game_accounts(key: tuple[int, str], accounts: GameAccounts) -> Non
 # (player id, currency) -> the player's game accounts, as far as a posting needs them.
 _GAME_ACCOUNTS: dict[tuple[int, str], GameAccounts] = {}
 _GAME_ACCOUNTS_KEPT = 100_000
-# (kind, currency) -> the house's account: a few dozen at most.
-_HOUSE_ACCOUNTS: dict[tuple[str, str], Account] = {}
+# (kind, currency) -> the id of the house's account: a few dozen at most.
+_HOUSE_ACCOUNTS: dict[tuple[str, str], int] = {}
+# What a remembered house account is made of (the house owns it: no owner); its balance is
+# read from the database when asked.
+_HOUSE_ACCOUNT_IDENTITY = ["id", "kind", "currency", "owner_id"]
 
 
 def forget_accounts() -> None:

@@ -4,6 +4,8 @@ a transaction that rolls back names nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.db import transaction
 
@@ -25,6 +27,16 @@ def test_a_committed_house_account_is_read_once(forgotten, django_assert_num_que
     with django_assert_num_queries(0):
         again = money.house_account(AccountKind.TABLE_CHIPS, "EUR")
     assert again.pk == first.pk
+    assert (again.kind, again.currency, again.owner_id) == (AccountKind.TABLE_CHIPS, "EUR", None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_remembered_house_account_reads_its_balance_as_it_is_now(forgotten):
+    with transaction.atomic():
+        money.house_account(AccountKind.RAKE, "EUR")
+    remembered = money.house_account(AccountKind.RAKE, "EUR")
+    Account.objects.filter(pk=remembered.pk).update(balance=Decimal("12.50"))
+    assert money.house_account(AccountKind.RAKE, "EUR").balance == Decimal("12.50")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -60,7 +60,8 @@ REFUSAL = inline_serializer(
     {
         "detail": serializers.CharField(),
         "code": serializers.CharField(required=False),
-        "errors": serializers.DictField(child=serializers.ListField(), required=False),
+        # A field's messages; a field made of parts (a table's limits) maps its parts alike.
+        "errors": serializers.DictField(child=serializers.JSONField(), required=False),
     },
 )
 

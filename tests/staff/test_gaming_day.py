@@ -16,6 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from casino.gaming_day import gaming_day_of
+from games.drawmaha.tasks import DRAWMAHA
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.models import Round, RoundStatus
@@ -75,8 +76,10 @@ def two_gaming_days(settings, joker_table, players, pit, pit2):
     # Just after: the second gaming day.
     with clock_at(local(SECOND, 6, 0, 0)):
         joker_round(ben, joker_table, "0.90", "bet")
+        STUD.catch_up(stud_table.pk)  # the timer acts for whoever let the night pass (ST-3)
         stud.play_passively(stud_table, hands=1)
     with clock_at(local(SECOND, 22, 0)):
+        DRAWMAHA.catch_up(drawmaha_table.pk)
         drawmaha.play_passively(drawmaha_table, hands=2)
         joker_draw.open_round(player=cal, table=joker_table, boxes=[BoxRequest(1, D("0.30"))])
     return joker_table, stud_table, drawmaha_table

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import jsonschema
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
 from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
@@ -317,3 +319,18 @@ def test_limits_of_a_banked_table_name_their_paytables(joker_table, pit):
     limits = versions[0]["limits"]
     assert set(limits) == set(game_of("joker_draw").limit_fields)
     assert limits["bet_paytable"] == "joker-draw-bet-default"
+
+
+def test_a_refusal_of_limits_of_several_parts_matches_the_refusal_in_the_schema(pit):
+    """A field made of parts (the limits) is refused part by part: its errors are an object,
+    which the schema the casino's other systems build their clients from allows."""
+    table = new_stud_table(pit)
+    response = post(
+        pit, f"/tables/{table['id']}/limits/", {"limits": {"ante": None}, "reason": "x"}
+    )
+    assert response.status_code == 400, response.content
+    body = response.json()
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    refusal = schema["components"]["schemas"]["Refusal"]
+    jsonschema.validate(body, refusal)
+    assert body["errors"]["limits"] == {"ante": ["This field may not be null."]}

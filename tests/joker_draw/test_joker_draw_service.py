@@ -245,10 +245,11 @@ def test_a_player_lists_only_their_own_rounds(funded_player, other_player, pit, 
     assert len(api_client(pit).get(ROUNDS).json()["results"]) == 2
 
 
-def test_an_overdue_decision_is_folded_by_the_timer_and_on_the_next_touch(
+def test_an_overdue_decision_is_folded_by_the_timer_and_a_late_touch_changes_nothing(
     funded_player, joker_table
 ):
-    """Decision timeout: the timer task folds; a touch after the deadline folds first."""
+    """Decision timeout (JD-4): the timer task folds; a decision after the deadline is refused
+    and changes nothing until the timer has folded the box."""
     client = api_client(funded_player)
     first = open_round(client, joker_table, [{"box": 1, "ante": "0.30"}], key="o1").json()
     Round.objects.filter(pk=first["id"]).update(
@@ -265,6 +266,9 @@ def test_an_overdue_decision_is_folded_by_the_timer_and_on_the_next_touch(
     )
     late = act(client, second["id"], "late", box=1, action="bet")
     assert late.status_code == 409
+    assert Round.objects.get(pk=second["id"]).status == "deciding"
+    assert balance(funded_player) == D("99.40")
+    expire_joker_draw_decision(second["id"])
     assert Round.objects.get(pk=second["id"]).status == "settled"
     assert balance(funded_player) == D("99.40")
 

@@ -230,14 +230,7 @@ def approve_correction(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         corrections.approve_correction(correction, by=acting_user(request))
     except ChangeRefused as refused:
-        return _round_page(
-            request,
-            correction.round,
-            VoidForm(),
-            refusal=_("correction %(number)s: %(refusal)s")
-            % {"number": correction.pk, "refusal": refused},
-            status=400,
-        )
+        return _correction_refused(request, correction, refused)
     messages.success(
         request, _("Correction %(number)s is approved and posted.") % {"number": correction.pk}
     )
@@ -250,15 +243,21 @@ def reject_correction(request: HttpRequest, pk: int) -> HttpResponse:
     correction = get_object_or_404(SettlementCorrection.objects.select_related("round"), pk=pk)
     refused = _reject(request, correction)
     if refused is not None:
-        return _round_page(
-            request,
-            correction.round,
-            VoidForm(),
-            refusal=_("correction %(number)s: %(refusal)s")
-            % {"number": correction.pk, "refusal": refused},
-            status=400,
-        )
+        return _correction_refused(request, correction, refused)
     return redirect("staff:round", pk=correction.round_id)
+
+
+def _correction_refused(
+    request: HttpRequest, correction: SettlementCorrection, refused: ChangeRefused
+) -> HttpResponse:
+    return _round_page(
+        request,
+        correction.round,
+        VoidForm(),
+        refusal=_("correction %(number)s: %(refusal)s")
+        % {"number": correction.pk, "refusal": refused},
+        status=400,
+    )
 
 
 def _reject(request: HttpRequest, change: approvals.MakerCheckerChange) -> ChangeRefused | None:

@@ -242,3 +242,7 @@ def test_two_hidden_cards_leak_only_written_alone():
     down = Secrets((), (("Jd", "3c"),))
     assert leaks('{"down": ["Jd", "3c"], "up": ["7h"]}', down) == ["Jd 3c"]
     assert leaks('{"cards": ["9s", "Jd", "3c", "Ah", "2d"]}', down) == []
+    # A form token or a hash is not a hand, though four of its letters read as two cards.
+    assert leaks('<input name="csrfmiddlewaretoken" value="x0Jd3cQ">', down) == []
+    assert leaks("sha256 a1Jd3c0f", down) == []
+    assert leaks("<li>Jd</li> <li>3c</li>", down) == ["Jd 3c"]

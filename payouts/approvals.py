@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from casino.http.errors import Refused
+from casino.refusals import Kind, Refused
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -86,13 +86,24 @@ def approver_is_not_proposer(prefix: str) -> models.CheckConstraint:
 
 
 class ChangeRefused(Refused):
-    """A maker-checker step refused; `errors` maps fields to messages."""
+    """A maker-checker step refused; `errors` maps fields to messages. A kind of refusal with a
+    name of its own (a round no longer in play) says so by ``code`` and ``kind``."""
 
     code = "invalid"
 
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+    def __init__(
+        self, errors: dict[str, str], *, code: str | None = None, kind: Kind | None = None
+    ) -> None:
         self.errors = errors
+        super().__init__("; ".join(self.lines()))
+        if code is not None:
+            self.code = code
+        if kind is not None:
+            self.kind = kind
+
+    def lines(self) -> list[str]:
+        """Each refused field with its message, as a page lists them."""
+        return [f"{field}: {message}" for field, message in self.errors.items()]
 
     def messages(self) -> dict[str, list[str]]:
         return {field: [message] for field, message in self.errors.items()}

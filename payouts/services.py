@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
-from casino.http.errors import Refused
+from casino.refusals import FieldRefused, Kind
 from payouts import approvals
 from payouts.approvals import ChangeStatus
 from payouts.models import (
@@ -41,22 +41,21 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class LedgerError(Refused):
+class LedgerError(FieldRefused):
     """A posting the ledger refuses; `field` and `code` say what to fix."""
 
-    def __init__(self, message: str, *, field: str = "amount", code: str = "ledger") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.code = code
-
-    def messages(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str = "amount",
+        code: str = "ledger",
+        kind: Kind = Kind.INVALID,
+    ) -> None:
+        super().__init__(message, field=field, code=code, kind=kind)
 
 
 class InsufficientFunds(LedgerError):
-    status = 409
-
     def __init__(self, account: Account, shortfall: Decimal) -> None:
         self.account = account
         super().__init__(
@@ -66,6 +65,7 @@ class InsufficientFunds(LedgerError):
             )
             % {"account": account, "shortfall": shortfall, "currency": account.currency},
             code="insufficient_funds",
+            kind=Kind.CONFLICT,
         )
 
 

@@ -2,7 +2,9 @@
 
 Every refusal is a JSON body
 `{"detail": "...", "code": "RULE-ID", "errors": {"field": ["message (RULE-ID)"]}}`: the messages
-in the request's language, the code the same in every language, for programs to read.
+in the request's language, the code the same in every language, for programs to read. The
+domain raises ``casino.refusals.Refused`` and knows no status: the kind of a refusal decides it
+here, once.
 """
 
 from __future__ import annotations
@@ -14,35 +16,28 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from casino.refusals import FieldRefused, Kind, Refused
 
-class Refused(Exception):
-    """A request refused by a rule of the product, wherever it was refused (a game, the ledger,
-    a maker-checker step): the API answers it with ``status``, the messages by field, and the
-    stable ``code``."""
-
-    status: int = status.HTTP_400_BAD_REQUEST
-    code: str
-
-    def messages(self) -> dict[str, list[str]]:
-        raise NotImplementedError
-
-    def extra(self) -> dict[str, Any]:
-        """Fields the body carries beside ``detail``, ``code`` and ``errors`` (when a limit
-        resets, until when a player is excluded, ...)."""
-        return {}
+STATUS_OF_KIND: dict[Kind, int] = {
+    Kind.INVALID: status.HTTP_400_BAD_REQUEST,
+    Kind.CONFLICT: status.HTTP_409_CONFLICT,
+    Kind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
+    Kind.FORBIDDEN: status.HTTP_403_FORBIDDEN,
+}
 
 
-class InputRefused(Refused):
+def status_of(refused: Refused) -> int:
+    """The HTTP status of a refusal, by its kind: for the API and for the pages alike."""
+    return STATUS_OF_KIND[refused.kind]
+
+
+class InputRefused(FieldRefused):
     """Input refused where it is read, before any rule of a game or the ledger sees it: a day
     outside the calendar, a cursor that is not ours, a character no text may hold. Names the
     field and the stable ``code``."""
 
-    def __init__(self, field: str, code: str, message: str, *, status: int = 400) -> None:
-        super().__init__(message)
-        self.field, self.code, self.message, self.status = field, code, message, status
-
-    def messages(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
+    def __init__(self, field: str, code: str, message: str) -> None:
+        super().__init__(message, field=field, code=code)
 
 
 def _first_message(errors: Any) -> str:
@@ -68,7 +63,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     extra: dict[str, Any] = {}
     if isinstance(exc, Refused):
         extra = exc.extra()
-        exc = _refusal(exc.status, exc.messages(), exc.code)
+        exc = _refusal(status_of(exc), exc.messages(), exc.code)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.engine.rules import DrawmahaRule
 from games.peer.limits import (
     PEER_FIELDS,
     SIT_OUT_MINUTES,
@@ -34,7 +35,9 @@ DEFAULT_LIMITS: dict[str, Any] = {
 
 
 def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
-    errors = seat_problems(v, seats=(2, 7), rule="DM-1")
+    errors = seat_problems(v, seats=(2, 7), rule=DrawmahaRule.TABLE)
     if v["big_blind"] < v["small_blind"]:
         errors["big_blind"] = _("The big blind must not be below the small blind (DM-1).")
-    return errors | money_problems(v, rake_rule="DM-12", smallest_stake=v["big_blind"])
+    return errors | money_problems(
+        v, rake_rule=DrawmahaRule.SIDE_POTS, smallest_stake=v["big_blind"]
+    )

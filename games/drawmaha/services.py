@@ -33,6 +33,7 @@ from games.engine.cards import Card, parse_card
 from games.engine.common import Event
 from games.engine.dealer import Deck
 from games.engine.drawmaha import DrawAction, DrawChoice
+from games.engine.rules import DrawmahaRule
 from games.models import Game, Round, Seat, Table, TableLimits
 from games.peer import services as peer_services
 from games.peer.hands import PeerHand, to_cents
@@ -42,7 +43,7 @@ from games.tables.rounds import RoundRefused
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-RULE = "DM-1"  # seats, buy-ins and who may act at the table
+RULE = DrawmahaRule.TABLE  # seats, buy-ins and who may act at the table
 
 
 class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawAction]):
@@ -50,7 +51,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
 
     game = Game.DRAWMAHA
     rule = RULE
-    deal_rule = "DM-2"
+    deal_rule = DrawmahaRule.DEAL
     min_players = drawmaha.MIN_PLAYERS
     max_players = drawmaha.MAX_PLAYERS
     forced = FORCED
@@ -142,7 +143,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
             raise RoundRefused(
                 _("%(action)s takes no cards.") % {"action": action_name(action)},
                 field="cards",
-                rule="DM-5",
+                rule=DrawmahaRule.DRAW,
             )
         with transaction.atomic():
             round_, hand, seat = peer_services.hand_to_act(self, player, table, client_address)
@@ -152,7 +153,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
                     raise RoundRefused(
                         _("%(action)s takes no amount.") % {"action": action_name(action)},
                         field="amount",
-                        rule="DM-5",
+                        rule=DrawmahaRule.DRAW,
                     )
                 decision = DrawAction(seat, DrawChoice(action), _parse_cards(cards))
             else:
@@ -163,7 +164,7 @@ class Drawmaha(peer_services.PeerGame[drawmaha.DrawmahaState, Action | DrawActio
                         raise RoundRefused(
                             _("%(action)s takes no amount.") % {"action": action_name(action)},
                             field="amount",
-                            rule="DM-9",
+                            rule=DrawmahaRule.POT_LIMIT,
                         )
                     chips = to_cents(amount)
                 decision = Action(seat, kind, chips)
@@ -176,7 +177,9 @@ def _parse_cards(cards: Sequence[str]) -> tuple[Card, ...]:
         return tuple(parse_card(card) for card in cards)
     except ValueError:
         raise RoundRefused(
-            _("cards are written rank then suit, such as As or Td."), field="cards", rule="DM-5"
+            _("cards are written rank then suit, such as As or Td."),
+            field="cards",
+            rule=DrawmahaRule.DRAW,
         ) from None
 
 

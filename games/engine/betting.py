@@ -26,6 +26,7 @@ from math import floor
 from typing import Any, TypeVar
 
 from games.engine.common import Amount, Event, OutOfTurn, RuleViolation, rule_text
+from games.engine.rules import DrawmahaRule, StudRule
 
 FIXED_LIMIT_CAP = 4  # ST-8: a bet and three raises
 HEADS_UP = 2  # ST-8: no cap once only two players are in the hand
@@ -87,7 +88,7 @@ class PotLimit:
     """A pot-limit round (DM-9): bets from ``min_bet`` (the big blind) up to the pot."""
 
     min_bet: int
-    rule: str = "DM-9"
+    rule: str = DrawmahaRule.POT_LIMIT
 
 
 Limit = FixedLimit | PotLimit
@@ -247,7 +248,7 @@ def _raise_refusal(round_: BettingRound, seat: int) -> RuleViolation | None:
             "the cap is reached: a bet and %(raises)s raises while three or more players are "
             "in the hand",
             field="kind",
-            rule="ST-8",
+            rule=StudRule.RAISE_CAP,
             raises=limit.cap - 1,
         )
     reopen = round_.reopen_at[seat]
@@ -256,7 +257,7 @@ def _raise_refusal(round_: BettingRound, seat: int) -> RuleViolation | None:
             "an all-in of less than half a full bet does not reopen the betting to a player who "
             "has acted",
             field="kind",
-            rule="ST-6b",
+            rule=StudRule.SHORT_ALL_IN,
         )
     if reopen is not None and round_.current_bet < reopen:
         return RuleViolation(
@@ -310,7 +311,7 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
         legal = [LegalAction(ActionKind.FOLD)]
     if not legal:
         raise _refusal(round_, action)
-    rule = "ST-3" if action.kind == ActionKind.BRING_IN else round_.limit.rule
+    rule = StudRule.BRING_IN if action.kind == ActionKind.BRING_IN else round_.limit.rule
     if action.kind not in WAGERS and action.amount is not None:
         raise RuleViolation(
             "%(action)s takes no amount", field="amount", rule=rule, action=action.kind
@@ -360,7 +361,9 @@ def _refusal(round_: BettingRound, action: Action) -> RuleViolation:
     seat, kind = action.seat, action.kind
     if _bring_in_due(round_) is not None:
         return RuleViolation(
-            "the lowest door card brings in or completes first", field="kind", rule="ST-3"
+            "the lowest door card brings in or completes first",
+            field="kind",
+            rule=StudRule.BRING_IN,
         )
     if kind in AGGRESSIVE or kind == ActionKind.BRING_IN:
         refusal = _raise_refusal(round_, seat)

@@ -61,6 +61,7 @@ from games.engine.common import (
 )
 from games.engine.dealer import STANDARD_DECK, Deck, deck_from_json, deck_to_json, positions
 from games.engine.hands import HandValue, best_omaha, evaluate
+from games.engine.rules import DrawmahaRule
 
 NO_RAKE = Rake()  # DM-12 as ST-13: a table has no rake unless set
 MIN_PLAYERS = 2
@@ -131,7 +132,7 @@ class DrawmahaTable:
             raise RuleViolation(
                 "the blinds are whole minor units, the small blind above 0 and at most the big",
                 field="table",
-                rule="DM-1",
+                rule=DrawmahaRule.TABLE,
             )
 
 
@@ -249,7 +250,7 @@ def start_hand(
         raise RuleViolation(
             "Drawmaha seats %(fewest)s to %(most)s players",
             field="stacks",
-            rule="DM-1",
+            rule=DrawmahaRule.TABLE,
             fewest=MIN_PLAYERS,
             most=MAX_PLAYERS,
         )
@@ -257,18 +258,18 @@ def start_hand(
         raise RuleViolation(
             "every starting stack is a whole number of minor units above 0",
             field="stacks",
-            rule="DM-1",
+            rule=DrawmahaRule.TABLE,
         )
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < players:
         raise RuleViolation(
             "the button is one of seats 0 to %(last)s",
             field="button",
-            rule="DM-1",
+            rule=DrawmahaRule.TABLE,
             last=players - 1,
         )
     if set(deck.order) != set(STANDARD_DECK) or deck.dealt or deck.reshuffles:
         raise RuleViolation(
-            "Drawmaha is dealt from one fresh 52-card deck", field="deck", rule="DM-1"
+            "Drawmaha is dealt from one fresh 52-card deck", field="deck", rule=DrawmahaRule.TABLE
         )
     # DM-1: heads-up the button posts the small blind.
     small = button if players == HEADS_UP else (button + 1) % players
@@ -278,7 +279,7 @@ def start_hand(
         PotLimit(table.big_blind),
         chips,
         clockwise(range(players), big + 1, players),
-        turn_rule="DM-3",
+        turn_rule=DrawmahaRule.FIRST_ROUND,
         blinds={small: table.small_blind, big: table.big_blind},
     )
     events = [
@@ -325,7 +326,7 @@ def _deal(
                 Event(
                     "reshuffle",
                     {
-                        "rule": "DM-7",
+                        "rule": DrawmahaRule.RESHUFFLE,
                         "returned": cards_to_json(muck),
                         "shuffle": deck.shuffle_number,
                     },
@@ -375,7 +376,7 @@ def _deal_board(
         state.betting,
         PotLimit(state.table.big_blind),
         state.draw_order,
-        turn_rule="DM-4" if street == Street.FLOP else "DM-8",
+        turn_rule=DrawmahaRule.FLOP if street == Street.FLOP else DrawmahaRule.TURN,
     )
     return replace(state, board=state.board + cards, street=street, betting=round_)
 
@@ -400,14 +401,14 @@ def legal_actions(state: DrawmahaState) -> tuple[LegalAction | DrawOption, ...]:
 def apply(state: DrawmahaState, action: Action | DrawAction) -> tuple[DrawmahaState, list[Event]]:
     """The state after the action, with its events; RuleViolation if the rules do not allow it."""
     if state.street == Street.OVER:
-        raise RuleViolation("the hand is over", field="action", rule="DM-11")
+        raise RuleViolation("the hand is over", field="action", rule=DrawmahaRule.SHOWDOWN)
     if state.street == Street.DRAW:
         if not isinstance(action, DrawAction):
-            raise RuleViolation("no betting during the draw", field="kind", rule="DM-5")
+            raise RuleViolation("no betting during the draw", field="kind", rule=DrawmahaRule.DRAW)
         return _draw_choice(state, action)
     if not isinstance(action, Action):
         raise RuleViolation(
-            "the draw comes after the betting on the flop", field="kind", rule="DM-5"
+            "the draw comes after the betting on the flop", field="kind", rule=DrawmahaRule.DRAW
         )
     round_, event = betting.act(state.betting, action)
     events = [Event(event.kind, {"street": state.street.value, **event.data})]
@@ -420,7 +421,7 @@ def apply(state: DrawmahaState, action: Action | DrawAction) -> tuple[DrawmahaSt
 def _draw_choice(state: DrawmahaState, action: DrawAction) -> tuple[DrawmahaState, list[Event]]:
     # In the draw the hand waits either for a declaration or for a twist decision.
     pending = _pending_twist(state)
-    rule = "DM-5" if pending is None else "DM-6"
+    rule = DrawmahaRule.DRAW if pending is None else DrawmahaRule.ONE_CARD_TWIST
     if state.to_act is None:
         raise RuleViolation("nobody decides in the draw now", field="action", rule=rule)
     if action.seat != state.to_act:
@@ -462,13 +463,13 @@ def _declare(
         raise RuleViolation(
             "the cards to exchange are different cards of the player's own hand",
             field="discards",
-            rule="DM-5",
+            rule=DrawmahaRule.DRAW,
         )
     if len(discards) > state.max_exchange:
         raise RuleViolation(
             "at most %(most)s cards may be exchanged in this hand",
             field="discards",
-            rule="DM-5",
+            rule=DrawmahaRule.DRAW,
             most=state.max_exchange,
         )
     hands = list(state.hands)

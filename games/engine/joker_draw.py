@@ -29,6 +29,7 @@ from games.engine.common import (
     rule_text,
 )
 from games.engine.hands import HandValue, evaluate
+from games.engine.rules import JokerDrawRule
 
 HAND_SIZE = 5
 MAX_BOXES = 3  # JD-16
@@ -167,7 +168,10 @@ class RoundState:
             if box.number == number:
                 return box
         raise RuleViolation(
-            "there is no box %(box)s in this round", field="box", rule="JD-4", box=number
+            "there is no box %(box)s in this round",
+            field="box",
+            rule=JokerDrawRule.BOX_ORDER,
+            box=number,
         )
 
     @property
@@ -193,13 +197,16 @@ def start_round(
     numbers = [stake.box for stake in stakes]
     if not 1 <= len(stakes) <= MAX_BOXES:
         raise RuleViolation(
-            "a round has 1 to %(most)s boxes", field="boxes", rule="JD-16", most=MAX_BOXES
+            "a round has 1 to %(most)s boxes",
+            field="boxes",
+            rule=JokerDrawRule.BOXES_FIT_THE_DECK,
+            most=MAX_BOXES,
         )
     if numbers != sorted(set(numbers)) or numbers[0] < 1 or numbers[-1] > MAX_BOXES:
         raise RuleViolation(
             "boxes are numbered 1 to %(most)s, each once, in order",
             field="boxes",
-            rule="JD-3",
+            rule=JokerDrawRule.DEAL,
             most=MAX_BOXES,
         )
     seats = len(stakes) + 1
@@ -260,7 +267,7 @@ def extra_stake(state: RoundState, action: Action) -> Decimal:
 def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     """The state after a box's decision, with its events; settles when the last box closes."""
     if state.phase != Phase.DECIDING:
-        raise RuleViolation("the round is over", field="action", rule="JD-8")
+        raise RuleViolation("the round is over", field="action", rule=JokerDrawRule.DEALER_TURN)
     box = state.box(action.box)
     turn = state.to_act
     if box.status != BoxStatus.DECIDING:
@@ -269,14 +276,14 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
             if box.status == BoxStatus.FOLDED
             else rule_text("box %(box)s has already bet"),
             field="box",
-            rule="JD-7",
+            rule=JokerDrawRule.THIRD_DECISION,
             box=box.number,
         )
     if turn is None or turn.number != box.number:
         raise RuleViolation(
             "box %(box)s acts first: boxes act in order",
             field="box",
-            rule="JD-4",
+            rule=JokerDrawRule.BOX_ORDER,
             box=turn.number if turn else "-",
         )
     events: list[Event]
@@ -306,25 +313,35 @@ def _exchange(
 ) -> tuple[RoundState, Box, list[Event]]:
     if box.exchanges >= 2:
         raise RuleViolation(
-            "after two exchanges the box may only fold or bet", field="action", rule="JD-7"
+            "after two exchanges the box may only fold or bet",
+            field="action",
+            rule=JokerDrawRule.THIRD_DECISION,
         )
     discards = tuple(cards)
     if len(set(discards)) != len(discards):
-        raise RuleViolation("a card is named twice", field="cards", rule="JD-5")
+        raise RuleViolation(
+            "a card is named twice", field="cards", rule=JokerDrawRule.FIRST_DECISION
+        )
     strangers = [str(card) for card in discards if card not in box.cards]
     if strangers:
         raise RuleViolation(
             "%(cards)s not in box %(box)s's hand",
             field="cards",
-            rule="JD-5",
+            rule=JokerDrawRule.FIRST_DECISION,
             cards=", ".join(strangers),
             box=box.number,
         )
     if box.exchanges == 0 and not 1 <= len(discards) <= MAX_FIRST_EXCHANGE:
-        raise RuleViolation("the first exchange is of 1 to 5 cards", field="cards", rule="JD-5")
+        raise RuleViolation(
+            "the first exchange is of 1 to 5 cards",
+            field="cards",
+            rule=JokerDrawRule.FIRST_DECISION,
+        )
     if box.exchanges == 1 and len(discards) != 1:
         raise RuleViolation(
-            "the second exchange is of exactly one card", field="cards", rule="JD-6"
+            "the second exchange is of exactly one card",
+            field="cards",
+            rule=JokerDrawRule.SECOND_DECISION,
         )
     start = state.dealt
     drawn = state.deck[start : start + len(discards)]

@@ -59,6 +59,7 @@ from games.engine.hands import (
     HandValue,
     best_hand,
 )
+from games.engine.rules import StudRule
 
 NO_RAKE = Rake()  # ST-13: a table has no rake unless set
 MIN_PLAYERS = 2
@@ -104,13 +105,13 @@ class StudTable:
             raise RuleViolation(
                 "ante, bring-in and bets are whole minor units, 0 or more",
                 field="table",
-                rule="ST-1",
+                rule=StudRule.TABLE,
             )
         if not 0 < self.bring_in < self.small_bet <= self.big_bet:
             raise RuleViolation(
                 "the bring-in is less than the small bet, the small bet at most the big bet",
                 field="table",
-                rule="ST-1",
+                rule=StudRule.TABLE,
             )
 
 
@@ -184,7 +185,7 @@ def start_hand(
         raise RuleViolation(
             "seven-card stud seats %(fewest)s to %(most)s players",
             field="stacks",
-            rule="ST-1",
+            rule=StudRule.TABLE,
             fewest=MIN_PLAYERS,
             most=MAX_PLAYERS,
         )
@@ -192,10 +193,12 @@ def start_hand(
         raise RuleViolation(
             "every starting stack is a whole number of minor units above 0",
             field="stacks",
-            rule="ST-1",
+            rule=StudRule.TABLE,
         )
     if set(deck.order) != set(STANDARD_DECK) or deck.dealt or deck.reshuffles:
-        raise RuleViolation("stud is dealt from one fresh 52-card deck", field="deck", rule="ST-1")
+        raise RuleViolation(
+            "stud is dealt from one fresh 52-card deck", field="deck", rule=StudRule.TABLE
+        )
     events: list[Event] = []
     chips = tuple(Chips(stack) for stack in stacks)
     for seat in range(len(chips)):
@@ -218,9 +221,12 @@ def start_hand(
     events.append(
         Event("bring_in_seat", {"seat": bring_in, "door_card": str(hands[bring_in].up[0])})
     )
-    limit = FixedLimit((table.small_bet,), rule="ST-3", bring_in=table.bring_in)
+    limit = FixedLimit((table.small_bet,), rule=StudRule.BRING_IN, bring_in=table.bring_in)
     round_ = betting.open_round(
-        limit, chips, clockwise(range(len(hands)), bring_in, len(hands)), turn_rule="ST-3"
+        limit,
+        chips,
+        clockwise(range(len(hands)), bring_in, len(hands)),
+        turn_rule=StudRule.BRING_IN,
     )
     state = StudState(
         table=table,
@@ -286,7 +292,10 @@ def _deal_street(state: StudState, street: Street, events: list[Event]) -> StudS
     state = replace(state, deck=deck, hands=tuple(hands), street=street, common=common)
     opener = _opener(state)
     round_ = betting.next_round(
-        state.betting, _limit(state, street), clockwise(live, opener, len(hands)), turn_rule="ST-4"
+        state.betting,
+        _limit(state, street),
+        clockwise(live, opener, len(hands)),
+        turn_rule=StudRule.FOURTH_STREET,
     )
     return replace(state, betting=round_)
 
@@ -302,7 +311,7 @@ def _last_card(state: StudState, deck: Deck, events: list[Event]) -> tuple[Deck,
         Event(
             "reshuffle",
             {
-                "rule": "ST-9",
+                "rule": StudRule.LAST_CARD,
                 "form": "last_card" if enough else "common_card",
                 "returned": cards_to_json(state.burns),
                 "undealt": undealt,
@@ -323,9 +332,12 @@ def _limit(state: StudState, street: Street) -> FixedLimit:
     if street == Street.FOURTH:
         if any(_open_pair(state.hands[seat].up) for seat in state.in_hand):
             big = (table.big_bet,) if table.open_pair_big_bet else ()  # the table's ST-5
-            return FixedLimit((table.small_bet, *big), rule="ST-5")
-        return FixedLimit((table.small_bet,), rule="ST-1")
-    return FixedLimit((table.big_bet,), rule="ST-7" if street == Street.SEVENTH else "ST-6")
+            return FixedLimit((table.small_bet, *big), rule=StudRule.OPEN_PAIR)
+        return FixedLimit((table.small_bet,), rule=StudRule.TABLE)
+    return FixedLimit(
+        (table.big_bet,),
+        rule=StudRule.SEVENTH_STREET if street == Street.SEVENTH else StudRule.BIG_BETS,
+    )
 
 
 def _open_pair(up: Sequence[Card]) -> bool:
@@ -379,7 +391,7 @@ def legal_actions(state: StudState) -> tuple[LegalAction, ...]:
 def apply(state: StudState, action: Action) -> tuple[StudState, list[Event]]:
     """The state after the action, with its events; RuleViolation if the rules do not allow it."""
     if state.street == Street.OVER:
-        raise RuleViolation("the hand is over", field="action", rule="ST-11")
+        raise RuleViolation("the hand is over", field="action", rule=StudRule.CARDS_SPEAK)
     if state.street == Street.SHOWDOWN:
         return _showdown_choice(state, action)
     round_, event = betting.act(state.betting, action)
@@ -415,12 +427,16 @@ def concede(state: StudState, seat: int) -> tuple[StudState, list[Event]]:
     ST-10, ST-11); a replay follows what the history's player did. Someone must still win each
     pot, so the last hand left in one is shown."""
     if state.street != Street.SHOWDOWN:
-        raise RuleViolation("a hand is conceded at the showdown", field="kind", rule="ST-10")
+        raise RuleViolation(
+            "a hand is conceded at the showdown", field="kind", rule=StudRule.SHOWDOWN_ORDER
+        )
     others = {s for s in state.showdown_order if s != seat and state.hands[s].shown is not False}
     for pot in betting.side_pots(state.chips):
         if seat in pot.eligible and not others & set(pot.eligible):
             raise RuleViolation(
-                "the last hand in a pot is shown: someone wins it", field="kind", rule="ST-11"
+                "the last hand in a pot is shown: someone wins it",
+                field="kind",
+                rule=StudRule.CARDS_SPEAK,
             )
     return _showdown_choice(state, Action(seat, ActionKind.MUCK), conceding=True)
 
@@ -433,14 +449,18 @@ def _showdown_choice(
         raise OutOfTurn(
             to_act=seat,
             acting=action.seat,
-            rule="ST-10",
+            rule=StudRule.SHOWDOWN_ORDER,
             message=rule_text("seat %(to_act)s shows or mucks now, not seat %(acting)s"),
         )
     if action.kind not in (ActionKind.SHOW, ActionKind.MUCK):
-        raise RuleViolation("the betting is over: show or muck", field="kind", rule="ST-10")
+        raise RuleViolation(
+            "the betting is over: show or muck", field="kind", rule=StudRule.SHOWDOWN_ORDER
+        )
     if action.kind == ActionKind.MUCK and not conceding and not _cannot_win(state, seat):
         raise RuleViolation(
-            "a hand that can still win is shown (cards speak)", field="kind", rule="ST-10"
+            "a hand that can still win is shown (cards speak)",
+            field="kind",
+            rule=StudRule.SHOWDOWN_ORDER,
         )
     shown = action.kind == ActionKind.SHOW
     hands = list(state.hands)

@@ -17,12 +17,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from django.db import connection
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from casino.refusals import Kind
 from games.engine import joker_draw
 from games.engine.joker_draw import Stake
 from games.models import Table, TableLimits
@@ -30,9 +32,15 @@ from games.tables.rounds import RoundRefused
 from games.tables.selectors import bankroll_shares, share_of
 from payouts.models import CENT, AccountKind
 
-HOUSE_COVER_RULE = "HB-1"
-PLAYER_SHARE_RULE = "HB-2"
-TABLE_SHARE_RULE = "HB-3"
+
+class BankrollRule(StrEnum):
+    """What the house bankroll holds back for the rounds in play."""
+
+    HOUSE_COVER = "HB-1"  # the house covers every round's top payout
+    PLAYER_SHARE = "HB-2"  # one player's rounds hold at most their share
+    TABLE_SHARE = "HB-3"  # one table's rounds hold at most its share
+
+
 ZERO = Decimal("0.00")
 
 # Openings in one currency take this lock (and a number of the currency) from the check to
@@ -59,10 +67,10 @@ WHERE r.status = 'deciding' AND t.currency = %(currency)s
 class Room:
     """How much more this opening may hold under each rule; the tightest one binds."""
 
-    rooms: dict[str, Decimal]
+    rooms: dict[BankrollRule, Decimal]
 
     @property
-    def binding(self) -> tuple[str, Decimal]:
+    def binding(self) -> tuple[BankrollRule, Decimal]:
         return min(self.rooms.items(), key=lambda item: item[1])
 
 
@@ -96,9 +104,9 @@ def check_hold(
     player_percent, table_percent = bankroll_shares(limits)
     room = Room(
         {
-            HOUSE_COVER_RULE: available,
-            PLAYER_SHARE_RULE: share_of(bankroll, player_percent) - (players - hold),
-            TABLE_SHARE_RULE: share_of(bankroll, table_percent) - (tables - hold),
+            BankrollRule.HOUSE_COVER: available,
+            BankrollRule.PLAYER_SHARE: share_of(bankroll, player_percent) - (players - hold),
+            BankrollRule.TABLE_SHARE: share_of(bankroll, table_percent) - (tables - hold),
         }
     )
     rule, most = room.binding
@@ -167,20 +175,20 @@ class HoldRefused(RoundRefused):
     """An opening refused for what it would hold of the bankroll, saying what stake would be
     accepted now (``accepted``, also in the body for programs)."""
 
-    def __init__(self, rule: str, accepted: dict[str, Decimal] | None) -> None:
+    def __init__(self, rule: BankrollRule, accepted: dict[str, Decimal] | None) -> None:
         self.accepted = accepted
         reason = {
-            HOUSE_COVER_RULE: _("The house cannot cover this round's top payout."),
-            PLAYER_SHARE_RULE: _(
+            BankrollRule.HOUSE_COVER: _("The house cannot cover this round's top payout."),
+            BankrollRule.PLAYER_SHARE: _(
                 "Your rounds in play would hold more of the house bankroll than one player may."
             ),
-            TABLE_SHARE_RULE: _(
+            BankrollRule.TABLE_SHARE: _(
                 "The rounds in play at this table would hold more of the house bankroll than "
                 "one table may."
             ),
         }[rule]
         super().__init__(
-            f"{reason} {accepted_words(accepted)}", field="boxes", rule=rule, status=409
+            f"{reason} {accepted_words(accepted)}", field="boxes", rule=rule, kind=Kind.CONFLICT
         )
 
     def extra(self) -> dict[str, Any]:

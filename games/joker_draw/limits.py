@@ -12,6 +12,7 @@ from typing import Any, cast
 from django.utils.translation import gettext as _
 
 from games.engine.joker_draw import NO_GAME_LINE, Stake, no_game_odds, top_payout
+from games.joker_draw.holds import BankrollRule
 from games.joker_draw.rtp_lab import band_problem
 from games.models import TableLimits
 from games.tables.limits import MIN_TIMEOUT_SECONDS, multiple, stakes_in_steps
@@ -145,7 +146,10 @@ def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
                 "The %(kind)s RTP band needs %(kind)s_rtp_min_percent below "
                 "%(kind)s_rtp_max_percent, at most 100 (JD-14)."
             ) % {"kind": kind}
-    for name, rule in (("player_bankroll_percent", "HB-2"), ("table_bankroll_percent", "HB-3")):
+    for name, rule in (
+        ("player_bankroll_percent", BankrollRule.PLAYER_SHARE),
+        ("table_bankroll_percent", BankrollRule.TABLE_SHARE),
+    ):
         if v.get(name) is not None and v[name] > 100:
             errors[name] = _("%(name)s is a share of the bankroll: at most 100 (%(rule)s).") % {
                 "name": name,

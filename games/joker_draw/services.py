@@ -25,9 +25,11 @@ from django.utils.translation import ngettext
 from casino import metrics
 from casino.db import service_transaction
 from casino.faults import fault_point
+from casino.refusals import Kind
 from games.engine import fairness, joker_draw
 from games.engine.cards import Card, parse_card
 from games.engine.joker_draw import Bet, Exchange, Fold, RuleViolation, Stake
+from games.engine.rules import JokerDrawRule
 from games.joker_draw import holds, sql
 from games.models import (
     UNFINISHED_ROUND_CONSTRAINT,
@@ -93,18 +95,20 @@ def open_round(
         opening = sql.lock_table(table_id)
         if opening is None:
             raise RoundRefused(
-                _("There is no table %(table)s.") % {"table": table_id}, field="table", rule="JD-1"
+                _("There is no table %(table)s.") % {"table": table_id},
+                field="table",
+                rule=JokerDrawRule.TABLE,
             )
         table = opening.table
-        check_game(table, game=Game.JOKER_DRAW, rule="JD-1")
+        check_game(table, game=Game.JOKER_DRAW, rule=JokerDrawRule.TABLE)
         if opening.limits_id is None:
-            raise no_limits(table, rule="JD-1")
+            raise no_limits(table, rule=JokerDrawRule.TABLE)
         if opening.bet_version_id is None or opening.bonus_version_id is None:
             raise RoundRefused(
                 _("The table's paytable has no approved version."),
                 field="table",
-                rule="JD-14",
-                status=409,
+                rule=JokerDrawRule.PAYTABLES,
+                kind=Kind.CONFLICT,
             )
         rules = rules_in_force(opening.limits_id, opening.bet_version_id, opening.bonus_version_id)
         stakes = _checked_stakes(rules.limits, boxes)
@@ -115,8 +119,8 @@ def open_round(
             raise RoundRefused(
                 _("%(table)s is closed.") % {"table": table},
                 field="table",
-                rule="JD-2",
-                status=409,
+                rule=JokerDrawRule.STAKES,
+                kind=Kind.CONFLICT,
             )
         staked = sum((s.ante + (s.bonus or Decimal(0)) for s in stakes), Decimal(0))
         gate.check_stake(
@@ -160,8 +164,8 @@ def open_round(
             raise RoundRefused(
                 _("Finish your round at this table before starting another."),
                 field="table",
-                rule="JD-4",
-                status=409,
+                rule=JokerDrawRule.BOX_ORDER,
+                kind=Kind.CONFLICT,
             ) from None
         live.table_changed(table_id)
         antes = sum((s.ante for s in stakes), Decimal(0))
@@ -210,8 +214,8 @@ def open_round(
             raise RoundRefused(
                 _("The house cannot cover this round's top payout: play lower stakes."),
                 field="boxes",
-                rule=holds.HOUSE_COVER_RULE,
-                status=409,
+                rule=holds.BankrollRule.HOUSE_COVER,
+                kind=Kind.CONFLICT,
             ) from None
         metrics.round_opened(Game.JOKER_DRAW)
         fault_point("round.opened")
@@ -229,18 +233,28 @@ def act(
     with service_transaction():
         locked = sql.lock_round(round_id, Game.JOKER_DRAW, player_id=player.pk)
         if locked is None:  # another player's round is as good as no round at all
-            raise RoundRefused(_("No such round."), field="round", rule="JD-4", status=404)
+            raise RoundRefused(
+                _("No such round."),
+                field="round",
+                rule=JokerDrawRule.BOX_ORDER,
+                kind=Kind.NOT_FOUND,
+            )
         round_, timeout_seconds = locked
         round_.player = player
         if round_.status != RoundStatus.DECIDING:
-            raise RoundRefused(_("The round is over."), field="action", rule="JD-8", status=409)
+            raise RoundRefused(
+                _("The round is over."),
+                field="action",
+                rule=JokerDrawRule.DEALER_TURN,
+                kind=Kind.CONFLICT,
+            )
         now = timezone.now()
         if round_.decision_deadline is not None and round_.decision_deadline <= now:
             raise RoundRefused(
                 _("The decision came after the box's time ran out: the box folds."),
                 field="action",
-                rule="JD-4",
-                status=409,
+                rule=JokerDrawRule.BOX_ORDER,
+                kind=Kind.CONFLICT,
             )
         state = _apply(
             round_,
@@ -274,7 +288,9 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
     ante_step = cast(Decimal, limits.ante_step)
     bonus_min, bonus_max = cast(Decimal, limits.bonus_min), cast(Decimal, limits.bonus_max)
     if not boxes:
-        raise RoundRefused(_("Play at least one box."), field="boxes", rule="JD-15")
+        raise RoundRefused(
+            _("Play at least one box."), field="boxes", rule=JokerDrawRule.BOXES_PER_PLAYER
+        )
     allowed = limits.boxes_per_round or 1
     if len(boxes) > allowed:
         raise RoundRefused(
@@ -285,14 +301,14 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
             )
             % {"allowed": allowed},
             field="boxes",
-            rule="JD-15",
+            rule=JokerDrawRule.BOXES_PER_PLAYER,
         )
     numbers = [b.box for b in boxes]
     if sorted(numbers) != list(range(1, len(boxes) + 1)):
         raise RoundRefused(
             _("Boxes are numbered 1 to %(boxes)s, each once.") % {"boxes": len(boxes)},
             field="boxes",
-            rule="JD-3",
+            rule=JokerDrawRule.DEAL,
         )
     stakes = []
     for request in sorted(boxes, key=lambda b: b.box):
@@ -302,21 +318,21 @@ def _checked_stakes(limits: TableLimits, boxes: Sequence[BoxRequest]) -> list[St
                 _("The ante must be from %(low)s to %(high)s.")
                 % {"low": min_ante, "high": max_ante},
                 field=f"{where}.ante",
-                rule="JD-2",
+                rule=JokerDrawRule.STAKES,
             )
         if request.ante % ante_step:
             raise RoundRefused(
                 _("The ante %(ante)s is not a whole multiple of the ante step %(step)s.")
                 % {"ante": request.ante, "step": ante_step},
                 field=f"{where}.ante",
-                rule="JD-2",
+                rule=JokerDrawRule.STAKES,
             )
         if request.bonus is not None and not bonus_min <= request.bonus <= bonus_max:
             raise RoundRefused(
                 _("The BONUS must be from %(low)s to %(high)s.")
                 % {"low": bonus_min, "high": bonus_max},
                 field=f"{where}.bonus",
-                rule="JD-13",
+                rule=JokerDrawRule.BONUS,
             )
         stakes.append(Stake(box=request.box, ante=request.ante, bonus=request.bonus))
     return stakes
@@ -358,11 +374,13 @@ def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Ac
         raise RoundRefused(
             _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
             field="action",
-            rule="JD-5",
+            rule=JokerDrawRule.FIRST_DECISION,
         )
     if action != "exchange":
         if cards:
-            raise RoundRefused(_("Only an exchange names cards."), field="cards", rule="JD-5")
+            raise RoundRefused(
+                _("Only an exchange names cards."), field="cards", rule=JokerDrawRule.FIRST_DECISION
+            )
         return Fold(box) if action == "fold" else Bet(box)
     try:
         parsed: tuple[Card, ...] = tuple(parse_card(text) for text in cards)
@@ -370,7 +388,7 @@ def _engine_action(box: int, action: str, cards: Sequence[str]) -> joker_draw.Ac
         raise RoundRefused(
             _("cards are written rank then suit, such as As or Td, and the joker JK."),
             field="cards",
-            rule="JD-5",
+            rule=JokerDrawRule.FIRST_DECISION,
         ) from None
     return Exchange(box, parsed)
 

@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino.refusals import Kind
 from games.engine import joker_draw as engine
 from games.engine.cards import parse_card
+from games.engine.rules import JokerDrawRule
 from games.joker_draw import best_play
 from games.joker_draw.sql import paytable_version
 from games.models import Game, Round, RoundStatus
@@ -32,29 +34,39 @@ def advice(*, player_id: int, round_id: int, box: int) -> dict[str, Any]:
         .first()
     )
     if round_ is None:  # another player's round is as good as no round at all
-        raise RoundRefused(_("No such round."), field="round", rule="JD-4", status=404)
+        raise RoundRefused(
+            _("No such round."), field="round", rule=JokerDrawRule.BOX_ORDER, kind=Kind.NOT_FOUND
+        )
     if round_.table.currency != Currency.FUN:
         raise RoundRefused(
             _("The trainer is for play-money tables only."),
             field="round",
             rule=FUN_ONLY_RULE,
-            status=403,
+            kind=Kind.FORBIDDEN,
         )
     if round_.status != RoundStatus.DECIDING:
-        raise RoundRefused(_("The round is over."), field="round", rule="JD-8", status=409)
+        raise RoundRefused(
+            _("The round is over."),
+            field="round",
+            rule=JokerDrawRule.DEALER_TURN,
+            kind=Kind.CONFLICT,
+        )
     state = engine.from_json(round_.engine_state)
     deciding = state.to_act
     if deciding is None or deciding.number != box:
         raise RoundRefused(
-            _("This box is not the one deciding now."), field="box", rule="JD-4", status=409
+            _("This box is not the one deciding now."),
+            field="box",
+            rule=JokerDrawRule.BOX_ORDER,
+            kind=Kind.CONFLICT,
         )
     solution = best_play.solution_for(paytable_version(round_.bet_paytable_version_id).odds())
     if solution is None:
         raise RoundRefused(
             _("The trainer has no best play for this paytable yet."),
             field="round",
-            rule="JD-14",
-            status=409,
+            rule=JokerDrawRule.PAYTABLES,
+            kind=Kind.CONFLICT,
         )
     if deciding.exchanges == 0:
         found = best_play.first_advice(solution, deciding.cards)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.refusals import Kind
 from games.models import AlertKind, CollusionAlert
 from games.peer.collusion import PairSignals, pairs_for
 from games.tables.rounds import RoundRefused
@@ -56,7 +57,12 @@ def _alert(pair: PairSignals, start: datetime, end: datetime) -> CollusionAlert:
 
 class AlertRefused(RoundRefused):
     def __init__(self, message: str, *, field: str, code: str) -> None:
-        super().__init__(message, field=field, rule=code, status=409 if field == "alert" else 400)
+        super().__init__(
+            message,
+            field=field,
+            rule=code,
+            kind=Kind.CONFLICT if field == "alert" else Kind.INVALID,
+        )
 
 
 def review_alert(*, alert_id: int, by: User, note: str) -> CollusionAlert:

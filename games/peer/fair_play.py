@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.models import ADDRESS_LENGTH, SignInAddress
+from casino.refusals import Kind
 from games.models import AlertKind, CollusionAlert, Seat, SeatStatus, Table
 from games.tables.rounds import RoundRefused
 
@@ -43,7 +44,7 @@ class SameAddress(RoundRefused):
             ),
             field="table",
             rule=rule,
-            status=409,
+            kind=Kind.CONFLICT,
         )
         self.code = SAME_ADDRESS
 

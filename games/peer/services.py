@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from casino import metrics
 from casino.faults import fault_point
 from casino.models import ADDRESS_LENGTH
+from casino.refusals import Kind
 from games.engine.betting import WAGERS
 from games.engine.cards import Card
 from games.engine.common import Event, RuleViolation
@@ -165,14 +166,14 @@ class PeerGame(ABC, Generic[State, Decision]):
                     _("You already have a seat at this table."),
                     field="seat",
                     rule=rule,
-                    status=409,
+                    kind=Kind.CONFLICT,
                 )
             if taken.filter(number=seat).exists():
                 raise RoundRefused(
                     _("Seat %(seat)s is taken.") % {"seat": seat},
                     field="seat",
                     rule=rule,
-                    status=409,
+                    kind=Kind.CONFLICT,
                 )
             gate.check_stake(
                 player=player,
@@ -242,7 +243,10 @@ class PeerGame(ABC, Generic[State, Decision]):
                 # Sat out past the table's time: the cash-out is due and the sweeper makes it;
                 # coming back now would cancel it.
                 raise RoundRefused(
-                    _("You have no seat at this table."), field="table", rule=self.rule, status=409
+                    _("You have no seat at this table."),
+                    field="table",
+                    rule=self.rule,
+                    kind=Kind.CONFLICT,
                 )
             if seating.sat_out_at is not None or seating.timeouts_in_a_row:
                 seating.sat_out_at = seating.cash_out_at = None
@@ -500,7 +504,12 @@ def locked_table(table_id: int, *, rule: str, open_only: bool = False) -> Table:
     """The table, locked: every write to its seats and hands runs under this lock."""
     table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
     if open_only and table.status != TableStatus.OPEN:
-        raise RoundRefused(f"{table} is closed.", field="table", rule=rule, status=409)
+        raise RoundRefused(
+            _("%(table)s is closed.") % {"table": table},
+            field="table",
+            rule=rule,
+            kind=Kind.CONFLICT,
+        )
     return table
 
 
@@ -512,7 +521,7 @@ def own_seat(player: User, table: Table, *, rule: str) -> Seat:
     )
     if seating is None:
         raise RoundRefused(
-            _("You have no seat at this table."), field="table", rule=rule, status=409
+            _("You have no seat at this table."), field="table", rule=rule, kind=Kind.CONFLICT
         )
     return seating
 
@@ -572,7 +581,7 @@ def hand_to_act(
     round_ = running_hand(table)
     if round_ is None:
         raise RoundRefused(
-            _("No hand is being played."), field="action", rule=peer.deal_rule, status=409
+            _("No hand is being played."), field="action", rule=peer.deal_rule, kind=Kind.CONFLICT
         )
     hand = peer.load_hand(round_.engine_state)
     if seating.pk not in hand.seat_ids:
@@ -590,7 +599,7 @@ def hand_to_act(
             _("The decision came after your time to act ran out: the table acts for you."),
             field="action",
             rule=peer.rule,
-            status=409,
+            kind=Kind.CONFLICT,
         )
     if seating.timeouts_in_a_row:  # acting in time starts the count again (a refusal undoes it)
         seating.timeouts_in_a_row = 0

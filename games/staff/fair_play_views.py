@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
+from casino.http.errors import status_of
 from casino.http.permissions import acting_user
 from casino.reports_database import reports_source, said
 from games.models import CollusionAlert
@@ -125,7 +126,7 @@ def _page(
         "csv_url": f"{reverse('staff:fair-play-csv')}?{query}",
     }
     page = render(
-        request, "staff/fair_play.html", context, status=refusal.status if refusal else 200
+        request, "staff/fair_play.html", context, status=status_of(refusal) if refusal else 200
     )
     return said(page, source)
 

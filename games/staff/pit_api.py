@@ -23,9 +23,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.http.errors import Refused
 from casino.http.idempotency import HEADER, idempotent
 from casino.http.permissions import acting_user
+from casino.refusals import Kind, Refused
 from games.joker_draw import rtp_lab
 from games.joker_draw.paytable_selectors import paytable_diff, rtp_progress
 from games.joker_draw.paytables import approve_paytable_version, propose_paytable_version
@@ -48,7 +48,7 @@ from games.staff.pit_serializers import (
 from games.staff.table_page import next_step
 from games.tables import services as table_services
 from games.tables.history import HistoryEntry, table_history
-from games.tables.voids import void_round
+from games.tables.voids import NOT_IN_PLAY, void_round
 from payouts.approvals import ChangeRefused
 from payouts.models import Paytable, PaytableVersion, RtpRun
 
@@ -103,21 +103,21 @@ class PitRefused(Refused):
         super().__init__("; ".join(errors.values()))
         self.errors = errors
         if isinstance(refused, ChangeRefused) and refused.code != ChangeRefused.code:
-            self.status, self.code = refused.status, refused.code
+            self.kind, self.code = refused.kind, refused.code
         else:
-            self.status, self.code = self._kind(errors)
+            self.kind, self.code = self._kind(errors)
 
     @staticmethod
-    def _kind(errors: dict[str, str]) -> tuple[int, str]:
+    def _kind(errors: dict[str, str]) -> tuple[Kind, str]:
         if "approved_by" in errors:  # the maker may not be the checker
-            return status.HTTP_403_FORBIDDEN, "separation_of_duties"
+            return Kind.FORBIDDEN, "separation_of_duties"
         if "round" in errors:
-            return status.HTTP_409_CONFLICT, "round_not_in_play"
+            return Kind.CONFLICT, NOT_IN_PLAY
         if "status" in errors:
-            return status.HTTP_409_CONFLICT, "wrong_status"
+            return Kind.CONFLICT, "wrong_status"
         if "rtp" in errors:
-            return status.HTTP_409_CONFLICT, "rtp_not_in_band"
-        return status.HTTP_400_BAD_REQUEST, "invalid"
+            return Kind.CONFLICT, "rtp_not_in_band"
+        return Kind.INVALID, "invalid"
 
     def messages(self) -> dict[str, list[str]]:
         return {field: [message] for field, message in self.errors.items()}

@@ -32,6 +32,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.csv_export import csv_response
+from casino.http.errors import status_of
 from casino.http.permissions import acting_user
 from casino.reports_database import reports_source, said
 from games.engine import fairness
@@ -190,9 +191,7 @@ def void(request: HttpRequest, pk: int) -> HttpResponse:
             void_round(round_, by=acting_user(request), reason=form.cleaned_data["reason"])
         except ChangeRefused as refused:
             add_refusal(form, refused.errors)
-            return _round_page(
-                request, round_, form, status=409 if "round" in refused.errors else 400
-            )
+            return _round_page(request, round_, form, status=status_of(refused))
         messages.success(
             request, _("%(round)s is voided; its stakes are returned.") % {"round": round_}
         )
@@ -359,7 +358,7 @@ def reject_limits(request: HttpRequest, pk: int) -> HttpResponse:
     draft = get_object_or_404(TableLimits, pk=pk)
     refused = _reject(request, draft)
     if refused is not None:
-        return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+        return _limits_page(request, draft, refused.lines())
     return redirect("staff:table", pk=draft.table_id)
 
 
@@ -435,7 +434,7 @@ def approve_limits(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         table_services.approve_limits(draft, by=acting_user(request))
     except ChangeRefused as refused:
-        return _limits_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+        return _limits_page(request, draft, refused.lines())
     messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     response = redirect("staff:table", pk=draft.table_id)
     top = top_payout(game_of(draft.table.game), draft, bankrolls())
@@ -527,7 +526,7 @@ def approve_paytable(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         approve_paytable_version(draft, by=acting_user(request))
     except ChangeRefused as refused:
-        return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+        return _paytables_page(request, draft, refused.lines())
     messages.success(request, _("%(draft)s approved: in force now.") % {"draft": draft})
     return redirect("staff:paytables")
 
@@ -538,7 +537,7 @@ def reject_paytable(request: HttpRequest, pk: int) -> HttpResponse:
     draft = get_object_or_404(PaytableVersion, pk=pk)
     refused = _reject(request, draft)
     if refused is not None:
-        return _paytables_page(request, draft, [f"{k}: {v}" for k, v in refused.errors.items()])
+        return _paytables_page(request, draft, refused.lines())
     return redirect("staff:paytables")
 
 

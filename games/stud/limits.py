@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.engine.rules import StudRule
 from games.peer.limits import (
     PEER_FIELDS,
     SIT_OUT_MINUTES,
@@ -36,9 +37,9 @@ DEFAULT_LIMITS: dict[str, Any] = {
 
 
 def limit_problems(v: Mapping[str, Any]) -> dict[str, str]:
-    errors = seat_problems(v, seats=(2, 8), rule="ST-1")
+    errors = seat_problems(v, seats=(2, 8), rule=StudRule.TABLE)
     if v["bring_in"] >= v["small_bet"]:
         errors["bring_in"] = _("The bring-in must be less than the small bet (ST-1).")
     if v["big_bet"] < v["small_bet"]:
         errors["big_bet"] = _("The big bet must not be below the small bet (ST-1).")
-    return errors | money_problems(v, rake_rule="ST-13", smallest_stake=v["bring_in"])
+    return errors | money_problems(v, rake_rule=StudRule.SIDE_POTS, smallest_stake=v["bring_in"])

@@ -21,11 +21,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from casino.refusals import Kind
 from games.engine import stud
 from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.cards import Card
 from games.engine.common import Event
 from games.engine.dealer import Deck
+from games.engine.rules import StudRule
 from games.models import Game, Round, RoundStatus, Seat, ShownHand, Table, TableLimits
 from games.peer import fair_play
 from games.peer import services as peer_services
@@ -41,7 +43,7 @@ from payouts.services import Posting, Transfer, post_transactions, wallet
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-RULE = "ST-1"  # seats, buy-ins and who may act at the table
+RULE = StudRule.TABLE  # seats, buy-ins and who may act at the table
 
 
 class Stud(peer_services.PeerGame[stud.StudState, Action]):
@@ -50,7 +52,7 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
 
     game = Game.SEVEN_CARD_STUD
     rule = RULE
-    deal_rule = "ST-2"
+    deal_rule = StudRule.THIRD_STREET
     min_players = stud.MIN_PLAYERS
     max_players = stud.MAX_PLAYERS
     forced = FORCED
@@ -141,7 +143,7 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
             raise RoundRefused(
                 _("action must be one of %(actions)s.") % {"actions": ", ".join(ACTIONS)},
                 field="action",
-                rule="ST-1",
+                rule=StudRule.TABLE,
             )
         with transaction.atomic():
             round_, hand, seat = peer_services.hand_to_act(self, player, table, client_address)
@@ -152,7 +154,7 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
                     raise RoundRefused(
                         _("%(action)s takes no amount.") % {"action": action_name(action)},
                         field="amount",
-                        rule="ST-1",
+                        rule=StudRule.TABLE,
                     )
                 chips = to_cents(amount)
             peer_services.play(self, round_, hand, Action(seat, kind, chips), actor=player)
@@ -198,7 +200,7 @@ class Stud(peer_services.PeerGame[stud.StudState, Action]):
                     _("Chips are added between hands, not while yours is played."),
                     field="amount",
                     rule=RULE,
-                    status=409,
+                    kind=Kind.CONFLICT,
                 )
             stack = seating.chips + amount
             if not low <= stack <= high:
@@ -246,7 +248,10 @@ def show_won_hand(*, player: User, hand: Round) -> ShownHand:
     cards join the hand history its players see. Showing twice is showing once."""
     if hand.status != RoundStatus.SETTLED:
         raise RoundRefused(
-            _("A hand is shown once it is over."), field="hand", rule="ST-10", status=409
+            _("A hand is shown once it is over."),
+            field="hand",
+            rule=StudRule.SHOWDOWN_ORDER,
+            kind=Kind.CONFLICT,
         )
     stored = Hand.from_json(hand.engine_state)
     state = stored.state
@@ -257,14 +262,14 @@ def show_won_hand(*, player: User, hand: Round) -> ShownHand:
                 "showdown is in the hand history already."
             ),
             field="hand",
-            rule="ST-10",
+            rule=StudRule.SHOWDOWN_ORDER,
         )
     (winner,) = state.in_hand
     if stored.players[winner] != player.pk:
         raise RoundRefused(
             _("Folded cards are never shown; only the winner may show."),
             field="hand",
-            rule="ST-10",
+            rule=StudRule.SHOWDOWN_ORDER,
         )
     shown, _created = ShownHand.objects.get_or_create(
         round=hand, seat=stored.seats[winner], defaults={"player": player}

@@ -11,7 +11,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
-from casino.http.errors import Refused
+from casino.refusals import Kind, Refused
 from games.engine.common import Amount, Event, RuleViolation, Seat
 from games.models import Game, Round, RoundEvent, Table, TableLimits
 from games.tables import live
@@ -22,14 +22,13 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class RoundRefused(RuleViolation, Refused):
-    """A request the game refuses: the rule broken (the API's code), and the HTTP status the
-    API answers with."""
+class RoundRefused(Refused):
+    """A request the game refuses: the field, the rule broken (the refusal's code) and the
+    kind of refusal."""
 
-    def __init__(self, message: str, *, field: str, rule: str, status: int = 400) -> None:
-        super().__init__(message, field=field, rule=rule)
-        self.status = status
-        self.code = rule
+    def __init__(self, message: str, *, field: str, rule: str, kind: Kind = Kind.INVALID) -> None:
+        super().__init__(message)
+        self.message, self.field, self.rule, self.code, self.kind = message, field, rule, rule, kind
 
     def messages(self) -> dict[str, list[str]]:
         return {self.field: [f"{self.message.rstrip('.')} ({self.rule})."]}
@@ -81,7 +80,7 @@ def no_limits(table: Table, *, rule: str) -> RoundRefused:
         _("%(table)s has no approved limits.") % {"table": table},
         field="table",
         rule=rule,
-        status=409,
+        kind=Kind.CONFLICT,
     )
 
 

@@ -25,8 +25,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.db import service_transaction
+from casino.refusals import Kind
 from casino.roles import PLAYER
 from games.engine import fairness
+from games.engine.rules import FairShuffleRule
 from games.models import Round, RoundStatus, SeedPair, SeedPairStatus, Table
 from games.tables.rounds import RoundRefused
 
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
 # Letters, digits, '.', '_' and '-': the separators of a peer hand's client seed ('=', ',')
 # and of the HMAC text (':', FS-3) never occur inside one player's seed.
 CLIENT_SEED = re.compile(r"[A-Za-z0-9._-]{1,64}")
-CLIENT_SEED_RULE = "FS-2"
 
 
 def new_client_seed() -> str:
@@ -52,7 +53,7 @@ def checked_client_seed(client_seed: str) -> str:
         raise RoundRefused(
             _("A client seed is 1 to 64 letters, digits, dots, underscores or hyphens."),
             field="client_seed",
-            rule=CLIENT_SEED_RULE,
+            rule=FairShuffleRule.SEEDS_COMMITTED,
         )
     return client_seed
 
@@ -98,8 +99,8 @@ def committed_pair(player: User) -> SeedPair:
         raise RoundRefused(
             _("Your seed pair is committed before your first stake: read its hash first."),
             field="seed_pair",
-            rule="FS-2",
-            status=409,
+            rule=FairShuffleRule.SEEDS_COMMITTED,
+            kind=Kind.CONFLICT,
         )
     return pair
 
@@ -151,8 +152,8 @@ def rotate(player: User) -> Rotation:
                     "show their cards."
                 ),
                 field="seed_pair",
-                rule="FS-7",
-                status=409,
+                rule=FairShuffleRule.SEED_REVEALED,
+                kind=Kind.CONFLICT,
             )
         pair.status = SeedPairStatus.REVEALED
         pair.revealed_at = timezone.now()

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.refusals import Kind
 from games.models import Table, TableLimits, TableStatus
 from games.tables import live
 from games.tables.limits import validate_limits
@@ -93,7 +94,7 @@ class PlayersSeated(ChangeRefused):
     which cashes them out: the refusal lists them, so pit staff know whom the close moves."""
 
     code = "players_seated"
-    status = 409
+    kind = Kind.CONFLICT
 
     def __init__(self, seated: list[str]) -> None:
         super().__init__(

@@ -18,6 +18,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino.refusals import Kind
 from games.engine.common import Event
 from games.models import Round, RoundStatus, Table
 from games.tables import seeds
@@ -28,6 +29,7 @@ from payouts.models import LedgerEntry, TransactionKind
 from payouts.services import Posting, Transfer, post_transactions
 
 VOIDED = "voided"
+NOT_IN_PLAY = "round_not_in_play"  # the refusal of a round already settled or voided
 
 
 def void_round(round_: Round, *, by: User, reason: str) -> Round:
@@ -50,7 +52,9 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
                         "%(round)s is already voided: a round is voided once, nothing moved."
                     )
                     % {"round": round_}
-                }
+                },
+                code=NOT_IN_PLAY,
+                kind=Kind.CONFLICT,
             )
         if round_.status != RoundStatus.DECIDING:
             raise ChangeRefused(
@@ -60,7 +64,9 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
                         "settlement correction for a second staff member to approve."
                     )
                     % {"round": round_}
-                }
+                },
+                code=NOT_IN_PLAY,
+                kind=Kind.CONFLICT,
             )
         game = game_of(table.game)
         voided = game.void_stakes(round_, by=by, reason=reason)

@@ -44,7 +44,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from casino.db import prepared_cursor
-from casino.http.errors import Refused
+from casino.refusals import FieldRefused, Kind
 from payouts.models import AccountKind, LedgerEntry
 from payouts.protection.limits import LOSS_TRANSACTIONS
 from payouts.protection.models import (
@@ -62,22 +62,15 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class ConductRefused(Refused):
+class ConductRefused(FieldRefused):
     """A stake, deposit or request refused by the player's own decisions; ``extra`` goes into
     the body beside detail, code and errors (``until``, ``session``)."""
 
     def __init__(
-        self, message: str, *, code: str, status: int, field: str, extra: dict[str, Any]
+        self, message: str, *, code: str, kind: Kind, field: str, extra: dict[str, Any]
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = status
-        self.field = field
+        super().__init__(message, field=field, code=code, kind=kind)
         self.extra_fields = extra
-
-    def messages(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
 
     def extra(self) -> dict[str, Any]:
         return self.extra_fields
@@ -274,7 +267,7 @@ def check_stake(*, player: User, starts_play: bool) -> None:
             )
             % {"minutes": session.minutes},
             code="reality_check_due",
-            status=409,
+            kind=Kind.CONFLICT,
             field="reality_check",
             extra={"session": session.as_json()},
         )
@@ -289,7 +282,7 @@ def check_stake(*, player: User, starts_play: bool) -> None:
                 )
                 % {"limit": session_limit_minutes, "pause": settings.PLAY_SESSION_BREAK_MINUTES},
                 code="session_time_limit",
-                status=409,
+                kind=Kind.CONFLICT,
                 field="session_time_limit",
                 extra={"limit": {"kind": "session_time", "minutes": session_limit_minutes}},
             )
@@ -311,7 +304,7 @@ def exclusion_refusal(kind: str, until: datetime) -> ConductRefused:
     return ConductRefused(
         message % {"until": when},
         code=code,
-        status=403,
+        kind=Kind.FORBIDDEN,
         field="player",
         extra={"until": until.isoformat()},
     )
@@ -366,7 +359,7 @@ def choose_reality_check(*, player: User, minutes: int) -> PlaySession:
             _("Choose a reality check interval of %(choices)s minutes.")
             % {"choices": ", ".join(str(m) for m in REALITY_CHECK_CHOICES)},
             code="reality_check_minutes",
-            status=400,
+            kind=Kind.INVALID,
             field="minutes",
             extra={},
         )
@@ -451,7 +444,7 @@ def exclusion_in_force(player: User, now: datetime | None = None) -> Exclusion |
 
 
 def _refused(message: str, code: str, field: str = "until") -> ConductRefused:
-    return ConductRefused(message, code=code, status=400, field=field, extra={})
+    return ConductRefused(message, code=code, kind=Kind.INVALID, field=field, extra={})
 
 
 def take_exclusion(*, player: User, kind: str, until: datetime) -> tuple[Exclusion, bool]:

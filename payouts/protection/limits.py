@@ -29,7 +29,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from casino.gaming_day import Period, period_bounds, zone
-from casino.http.errors import Refused
+from casino.refusals import FieldRefused, Kind
 from payouts.models import (
     CENT,
     Account,
@@ -89,19 +89,8 @@ def local_time(moment: datetime) -> str:
 # Setting a limit -----------------------------------------------------------------------------
 
 
-class LimitRequestRefused(Refused):
+class LimitRequestRefused(FieldRefused):
     """A limit a player may not set as asked; names the field."""
-
-    status = 400
-
-    def __init__(self, message: str, *, field: str, code: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.code = code
-
-    def messages(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
 
 
 def checked_value(kind: str, value: Decimal | None) -> Decimal | None:
@@ -324,21 +313,13 @@ def counted(player_id: int, currency: str, at: datetime) -> dict[str, Decimal]:
 # Enforcing limits ----------------------------------------------------------------------------
 
 
-class LimitReached(Refused):
-    """A deposit or stake that would break one of the player's limits: 409 naming the limit
-    and, for a limit counted over a period, when it resets."""
-
-    status = 409
+class LimitReached(FieldRefused):
+    """A deposit or stake that would break one of the player's limits: a conflict naming the
+    limit and, for a limit counted over a period, when it resets."""
 
     def __init__(self, message: str, *, code: str, field: str, state: LimitState) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
+        super().__init__(message, field=field, code=code, kind=Kind.CONFLICT)
         self.state = state
-
-    def messages(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
 
     def extra(self) -> dict[str, Any]:
         extra: dict[str, Any] = {

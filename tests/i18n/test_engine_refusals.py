@@ -16,8 +16,11 @@ from django.utils import formats, translation
 from rest_framework.test import APIClient
 
 from casino import catalogues
+from casino.refusals import Kind
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
+from games.models import Table, TableStatus
 from games.stud.tasks import STUD as stud
+from games.tables.rounds import RoundRefused
 from tests.fixtures.drawmaha import to_act as drawmaha_to_act
 from tests.fixtures.joker_draw import open_round
 from tests.fixtures.stud import to_act as stud_to_act
@@ -137,6 +140,20 @@ def test_a_drawmaha_raise_above_the_pot_names_the_range_as_money(
         high=money(language, raise_["max_amount"]),
     )
     assert refused.json()["errors"]["amount"] == [f"{expected} (DM-9)."]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_seat_at_a_table_closed_meanwhile_is_refused_in_the_players_language(
+    players, stud_table, language
+):
+    """ST-1: a table closed between the page and the seat seats nobody (the API no longer lists
+    it; the service refuses under the table's lock), a conflict worded for the reader."""
+    Table.objects.filter(pk=stud_table.pk).update(status=TableStatus.CLOSED)
+    with translation.override(language), pytest.raises(RoundRefused) as refused:
+        stud.join(player=players[0], table=stud_table, seat=1, buy_in=D("60.00"))
+    expected = worded(language, "%(table)s is closed.", table=stud_table).rstrip(".")
+    assert refused.value.kind == Kind.CONFLICT
+    assert refused.value.messages() == {"table": [f"{expected} (ST-1)."]}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
+from casino.refusals import Kind
 from games.engine import fairness
 from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
@@ -129,7 +130,11 @@ def test_a_covered_top_bonus_win_settles_although_other_rounds_drained_the_bankr
     before = ledger_state()
     with pytest.raises(RoundRefused) as refused, transaction.atomic():
         joker_draw.open_round(player=cal, table=joker_table, boxes=[BoxRequest(1, ANTE, D(4))])
-    assert (refused.value.rule, refused.value.status, refused.value.field) == ("HB-1", 409, "boxes")
+    assert (refused.value.rule, refused.value.kind, refused.value.field) == (
+        "HB-1",
+        Kind.CONFLICT,
+        "boxes",
+    )
     assert ledger_state() == before
 
     # Alice's five of a kind still pays in full: 8,000.00 on the BONUS, the ante and the bet.

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from casino.models import IdempotentRequest
+from casino.refusals import Kind
 from games.drawmaha.tasks import DRAWMAHA, catch_up_drawmaha_table
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
@@ -157,7 +158,7 @@ def test_a_late_decision_is_refused_and_the_timer_then_decides(case, overdue_tab
     assert "action" in response.json()["errors"]
     with pytest.raises(RoundRefused) as refused:  # the service refuses it under the lock too
         case.service.act(player=late.player, table=table, action=passive_action(case, table))
-    assert (refused.value.status, refused.value.rule) == (409, case.rule)
+    assert (refused.value.kind, refused.value.rule) == (Kind.CONFLICT, case.rule)
     assert table_rows(table) == before
 
     case.timer(table.pk)

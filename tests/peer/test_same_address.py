@@ -15,6 +15,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.models import SignInAddress
+from casino.refusals import Kind
 from games.drawmaha.tasks import DRAWMAHA
 from games.models import AlertKind, CollusionAlert, Seat, SeatStatus
 from games.peer.fair_play import SameAddress
@@ -196,7 +197,7 @@ def test_the_service_refuses_an_address_given_by_the_view(players, drawmaha_tabl
         DRAWMAHA.join(
             player=ben, table=drawmaha_table, seat=2, buy_in=Decimal("60.00"), client_address=HOME
         )
-    assert refused.value.status == 409
+    assert refused.value.kind == Kind.CONFLICT
     assert refused.value.code == "same_address"
 
 

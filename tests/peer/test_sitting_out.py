@@ -17,6 +17,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from casino.refusals import Kind
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
@@ -337,7 +338,7 @@ def test_back_in_the_moment_after_the_time_sat_out_never_cancels_the_cash_out(
     with mock.patch("django.utils.timezone.now", return_value=later):
         with pytest.raises(RoundRefused) as refused:
             stud.come_back(player=cal, table=table)
-        assert refused.value.status == 409
+        assert refused.value.kind == Kind.CONFLICT
         sitting.refresh_from_db()
         assert (sitting.cash_out_at, sitting.status) == (due_at, SeatStatus.SEATED)
         sweep_overdue_rounds()

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from casino.refusals import Kind
 from games.engine import stud as engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
 from games.peer.hands import from_cents
@@ -62,7 +63,7 @@ def test_a_seat_is_taken_once_and_a_player_sits_once(players, stud_table):
     stud.join(player=players[0], table=stud_table, seat=1, buy_in=D("60.00"))
     with pytest.raises(RoundRefused, match="taken") as refused:
         stud.join(player=players[1], table=stud_table, seat=1, buy_in=D("60.00"))
-    assert refused.value.status == 409
+    assert refused.value.kind == Kind.CONFLICT
     with pytest.raises(RoundRefused, match="already have a seat"):
         stud.join(player=players[0], table=stud_table, seat=2, buy_in=D("60.00"))
 

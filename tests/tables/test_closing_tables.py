@@ -11,6 +11,7 @@ import pghistory.models
 import pytest
 from django.core.management import call_command
 
+from casino.refusals import Kind
 from games.models import Round, Seat, SeatStatus, Table, TableStatus
 from games.stud.hand import Hand as StudHand
 from games.stud.tasks import STUD as stud
@@ -48,7 +49,7 @@ def close(table, by, *, after_this_hand: bool) -> Table:
 def test_a_close_with_players_seated_is_refused_with_their_list(hand_in_play, stud_table, pit):
     with pytest.raises(PlayersSeated) as refused:
         close(stud_table, pit, after_this_hand=False)
-    assert (refused.value.code, refused.value.status) == ("players_seated", 409)
+    assert (refused.value.code, refused.value.kind) == ("players_seated", Kind.CONFLICT)
     assert refused.value.seated == ["seat 1: ann", "seat 2: ben", "seat 3: cal"]
     assert "seat 2: ben" in refused.value.errors["status"]
     stud_table.refresh_from_db()

@@ -15,6 +15,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from casino.refusals import Kind
 from games.engine import joker_draw as engine
 from games.joker_draw import services as joker_draw
 from games.joker_draw.serializers import round_json
@@ -95,7 +96,7 @@ def test_a_late_decision_is_refused_and_the_fold_left_to_the_timer(funded_player
         joker_draw.act(player=funded_player, round_id=round_.pk, box=1, action="bet")
 
     late = refused.value
-    assert (late.rule, late.status, late.field) == ("JD-4", 409, "action")
+    assert (late.rule, late.kind, late.field) == ("JD-4", Kind.CONFLICT, "action")
     round_.refresh_from_db()
     assert round_.status == RoundStatus.DECIDING
     assert not round_.events.filter(kind="fold").exists()

@@ -11,6 +11,7 @@ import pytest
 from django.db import ProgrammingError, connection, transaction
 from django.utils import timezone
 
+from casino.refusals import Kind
 from payouts.models import TransactionKind
 from payouts.protection import conduct, limits
 from payouts.protection.models import LimitKind, PlaySession, RealityCheck
@@ -73,7 +74,7 @@ def test_the_reality_check_falls_due_at_60_minutes_of_play_and_not_before(player
         refused = refusal(player)
         # Inside a round too: the player acknowledges in a second and goes on.
         assert refusal(player, starts_play=False).code == "reality_check_due"
-    assert (refused.code, refused.status) == ("reality_check_due", 409)
+    assert (refused.code, refused.kind) == ("reality_check_due", Kind.CONFLICT)
     assert refused.extra()["session"]["minutes"] == 60
     assert refused.extra()["session"]["started_at"] == start.isoformat()
 
@@ -193,7 +194,7 @@ def test_the_session_limit_refuses_new_play_once_reached(player, start):
     with clock_at(start + timedelta(minutes=30)):
         stake(player, starts_play=False)  # a round in play is finished
         refused = refusal(player)
-    assert (refused.code, refused.status) == ("session_time_limit", 409)
+    assert (refused.code, refused.kind) == ("session_time_limit", Kind.CONFLICT)
     assert refused.extra()["limit"] == {"kind": "session_time", "minutes": 30}
     # After a break a new session begins, and play goes on.
     with clock_at(start + timedelta(minutes=60)):

@@ -13,18 +13,14 @@ is wider than +/-0.02.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
-from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Any
 
 from bench_rtp import start_worker, timed_run
-from support import ROOT, machine, services
+from support import save_results, services
 
-RESULTS = ROOT / "benchmarks" / "results" / "best_play.json"
 ROUNDS = 100_000_000
 SIDE_ROUNDS = 10_000_000
 TARGET_SECONDS = 1800.0
@@ -82,16 +78,7 @@ def main() -> int:
         f"target: solution and +/-{TARGET_SPREAD} pricing in < {TARGET_SECONDS / 60:.0f} min "
         f"on 2 worker processes: {'PASS' if passed else 'FAIL'}"
     )
-    report: dict[str, Any] = {
-        "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
-        "rows": dict(rows),
-        "result": priced.result,
-        "passed": passed,
-    }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"saved {RESULTS}")
+    save_results("best_play", {"rows": dict(rows), "result": priced.result, "passed": passed})
     return 0 if passed else 1
 
 

@@ -7,19 +7,16 @@ benchmark, not the shuffle path).
 
 from __future__ import annotations
 
-import json
-import os
 import platform
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from importlib.metadata import version
-from pathlib import Path
 from time import perf_counter
 from typing import Any
 
 import numpy as np
+from support import save_results
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
@@ -29,7 +26,6 @@ from games.engine.hands import all_hands, evaluate, evaluate_batch
 HANDS = 200_000
 REPEATS = 5
 SEED = 20_261_130
-RESULTS = Path(__file__).resolve().parent / "results" / "hands.json"
 
 
 @dataclass(frozen=True)
@@ -112,14 +108,9 @@ def main() -> int:
             f"{measure.target:<22} {measure.result}"
         )
     passed = all(measure.result != "FAIL" for measure in measures)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     report = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
         "numpy": np.__version__,
         "treys": version("treys"),
         "random_hands": HANDS,
@@ -129,8 +120,7 @@ def main() -> int:
         "measures": [asdict(measure) | {"result": measure.result} for measure in measures],
         "passed": passed,
     }
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"saved {RESULTS}")
+    save_results("hands", report)
     return 0 if passed else 1
 
 

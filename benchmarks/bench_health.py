@@ -16,21 +16,17 @@ Prints a table of medians, 99th percentiles and their ratios to the floor, saves
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
 import types
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
-from pathlib import Path
 from time import perf_counter
 
-from support import machine, services
+from support import machine, save_results, services
 
 REQUESTS = int(os.environ.get("BENCH_HEALTH_REQUESTS", "1000"))
 WARM_UP = 20
-RESULTS = Path(__file__).resolve().parent / "results" / "health.json"
 FLOOR = "framework floor"
 # Medians against the floor's. Liveness touches nothing and skips most of the middleware;
 # readiness waits on PostgreSQL and Redis, each on its own thread, which a load balancer asking
@@ -118,18 +114,13 @@ def main() -> int:
             f"{row.vs_floor:>7.2f}  {row.target:<7}  {row.result}"
         )
     print(f"(load average {load_at_start} at the start; {machine()['cpus']} CPUs)")
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "when": datetime.now(UTC).isoformat(timespec="seconds"),
-                "machine": {**machine(), "load_average_at_start": load_at_start},
-                "requests_per_path": REQUESTS,
-                "rows": [asdict(row) for row in rows],
-            },
-            indent=2,
-        )
-        + "\n"
+    save_results(
+        "health",
+        {
+            "machine": {**machine(), "load_average_at_start": load_at_start},
+            "requests_per_path": REQUESTS,
+            "rows": [asdict(row) for row in rows],
+        },
     )
     return 0 if all(row.result != "FAIL" for row in rows) else 1
 

@@ -29,14 +29,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from support import ROOT, machine, services
+from support import ROOT, machine, save_results, services
 
-RESULTS = ROOT / "benchmarks" / "results" / "joker_draw.json"
 SERVICE_ROUNDS = 300
 CLIENT_COUNTS = (1, 16, 64)
 TARGET_CLIENTS = 16
@@ -480,20 +478,15 @@ def main() -> int:
         f"{computer['cpu_model']}, {computer['cpus']} CPUs, "
         f"load average {computer['load_average_at_start']})"
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "date": datetime.now(UTC).isoformat(timespec="seconds"),
-                "machine": computer,
-                "gunicorn_workers": GUNICORN_WORKERS,
-                "load_seconds": LOAD_SECONDS,
-                "measures": [asdict(m) for m in measures],
-                "loads": rows,
-            },
-            indent=2,
-        )
-        + "\n"
+    save_results(
+        "joker_draw",
+        {
+            "machine": computer,
+            "gunicorn_workers": GUNICORN_WORKERS,
+            "load_seconds": LOAD_SECONDS,
+            "measures": [asdict(m) for m in measures],
+            "loads": rows,
+        },
     )
     return 0 if all(m.result != "FAIL" for m in measures) else 1
 

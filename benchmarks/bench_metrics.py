@@ -19,7 +19,6 @@ sets each side's total time (30).
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import sys
 import tempfile
@@ -27,14 +26,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from support import machine, services
+from support import machine, save_results, services
 
-RESULTS = Path(__file__).resolve().parent / "results" / "metrics.json"
 SECONDS = float(os.environ.get("BENCH_METRICS_SECONDS", "30"))
 SLICES = 20
 WARM_UP_ROUNDS = 30
@@ -284,20 +280,15 @@ def main() -> int:
     turns = ", ".join(f"{s['with']}/{s['without']}" for s in slices)
     print(f"each turn's rounds/s, with/without: {turns}")
     print(f"(load average {load_at_start} at the start; {machine()['cpus']} CPUs)")
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "when": datetime.now(UTC).isoformat(timespec="seconds"),
-                "machine": {**machine(), "load_average_at_start": load_at_start},
-                "seconds_per_side": SECONDS,
-                "slices": slices,
-                "rounds": {"with": with_metrics.rounds, "without": without.rounds},
-                "measures": [asdict(m) for m in measures],
-            },
-            indent=2,
-        )
-        + "\n"
+    save_results(
+        "metrics",
+        {
+            "machine": {**machine(), "load_average_at_start": load_at_start},
+            "seconds_per_side": SECONDS,
+            "slices": slices,
+            "rounds": {"with": with_metrics.rounds, "without": without.rounds},
+            "measures": [asdict(m) for m in measures],
+        },
     )
     return 0 if all(m.result != "FAIL" for m in measures) else 1
 

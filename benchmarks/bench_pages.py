@@ -13,25 +13,21 @@ work. Prints a table of medians and their ratios to the floor, saves
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
 import types
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from decimal import Decimal
-from pathlib import Path
 from time import perf_counter
 
-from support import machine, services
+from support import save_results, services
 
 REQUESTS = int(os.environ.get("BENCH_PAGES_REQUESTS", "200"))
 WARM_UP = 10
 # A page's median against the floor's, which the machine's load moves alike: the slowest player
 # page before the tables were dressed, the game recall, took 9 to 10 floors.
 TARGET_VS_FLOOR = 10.0
-RESULTS = Path(__file__).resolve().parent / "results" / "pages.json"
 FLOOR = "framework floor"
 
 
@@ -156,19 +152,13 @@ def main() -> int:
             f"{row.page:<{width}}  {row.median_ms:>9.2f}  {row.p90_ms:>7.2f}  "
             f"{row.vs_floor:>7.2f}  {row.result}"
         )
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "when": datetime.now(UTC).isoformat(timespec="seconds"),
-                "machine": machine(),
-                "requests_per_page": REQUESTS,
-                "target_vs_floor": TARGET_VS_FLOOR,
-                "pages": [asdict(row) for row in rows],
-            },
-            indent=2,
-        )
-        + "\n"
+    save_results(
+        "pages",
+        {
+            "requests_per_page": REQUESTS,
+            "target_vs_floor": TARGET_VS_FLOOR,
+            "pages": [asdict(row) for row in rows],
+        },
     )
     return 0 if all(row.result != "FAIL" for row in rows) else 1
 

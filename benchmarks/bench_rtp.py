@@ -10,18 +10,15 @@ exits non-zero if the 10-million-round run takes two minutes or more.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
 from typing import Any
 
-from support import ROOT, machine, services
+from support import ROOT, save_results, services
 
-RESULTS = ROOT / "benchmarks" / "results" / "rtp.json"
 ROUNDS = 10_000_000
 TARGET_SECONDS = 120.0
 SEED = 20261130
@@ -88,8 +85,6 @@ def main() -> int:
             worker.wait(timeout=60)
     print(f"{'run':<30} {'rounds':>12} {'seconds':>8} {'rounds/s':>10}  RTP (99% interval)")
     report: dict[str, Any] = {
-        "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
         "worker_processes": 2,
         "target": f"{ROUNDS:,} reference rounds in under {TARGET_SECONDS:.0f} s",
         "runs": [],
@@ -118,9 +113,7 @@ def main() -> int:
         f"target: {ROUNDS:,} reference rounds in < {TARGET_SECONDS:.0f} s on 2 worker "
         f"processes: {'PASS' if passed else 'FAIL'} ({reference_seconds:.1f} s)"
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"saved {RESULTS}")
+    save_results("rtp", report)
     return 0 if passed else 1
 
 

@@ -1,7 +1,9 @@
-"""What the benchmarks share: their own PostgreSQL and Redis, and Django set up on them."""
+"""What the benchmarks share: their own PostgreSQL and Redis, Django set up on them, and where
+their reports are saved."""
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -9,6 +11,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,3 +56,14 @@ def machine() -> dict[str, object]:
         "cpus": os.cpu_count(),
         "processor": platform.processor() or platform.machine(),
     }
+
+
+def save_results(name: str, report: dict[str, object]) -> Path:
+    """Save a benchmark's report as ``benchmarks/results/NAME.json``, stamped with when it ran and
+    on what machine (a report may give its own ``machine``, with the load it started under)."""
+    path = ROOT / "benchmarks" / "results" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stamped = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine()}
+    path.write_text(json.dumps(stamped | report, indent=2) + "\n")
+    print(f"saved {path}")
+    return path

@@ -33,74 +33,40 @@ replay names DM-7.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from games.engine import drawmaha
+from games.engine import drawmaha, phh
 from games.engine.betting import Action, ActionKind
 from games.engine.cards import Card, parse_cards
 from games.engine.common import Event, RuleViolation, clockwise
 from games.engine.dealer import STANDARD_DECK, Deck
 from games.engine.drawmaha import DrawAction, DrawChoice, DrawmahaState, DrawmahaTable, Street
-from games.engine.stud_phh import (
-    Replay,
-    decision_line,
-    read_amount,
-    read_amounts,
-    read_cards,
-    read_hand,
-    read_play,
-    read_rake,
-    read_seat,
-    read_text,
-    write_hand,
-)
+from games.engine.phh import Replay, Step, read_cards
 
 VARIANT = "PDM"
-REQUIRED_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks")
 
 
-@dataclass(frozen=True)
-class DrawmahaHandHistory:
+@dataclass(frozen=True, kw_only=True)
+class DrawmahaHandHistory(phh.Hand):
     """One PDM hand: the game's fields, its actions, and any other fields as read (``extra``,
     written back unchanged)."""
+
+    game: ClassVar[str] = "Drawmaha"
+    game_fields: ClassVar[Mapping[str, phh.FieldReader]] = {
+        "antes": phh.read_amounts,
+        "blinds_or_straddles": phh.read_amounts,
+        "min_bet": phh.read_amount,
+    }
 
     antes: tuple[int, ...]
     blinds_or_straddles: tuple[int, ...]
     min_bet: int
-    starting_stacks: tuple[int, ...]
-    actions: tuple[str, ...]
-    finishing_stacks: tuple[int, ...] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
     variant: str = VARIANT
 
 
-# Reading and writing -------------------------------------------------------------------------
-
-
-def loads(text: str) -> DrawmahaHandHistory:
-    """Parse PHH text; ValueError if it is not TOML or not a complete PDM hand."""
-    data = read_hand(text, VARIANT, "Drawmaha", REQUIRED_FIELDS)
-    return DrawmahaHandHistory(
-        antes=read_amounts(data["antes"], "antes"),
-        blinds_or_straddles=read_amounts(data["blinds_or_straddles"], "blinds_or_straddles"),
-        min_bet=read_amount(data["min_bet"], "min_bet"),
-        **read_play(data, REQUIRED_FIELDS),
-    )
-
-
-def dumps(hand: DrawmahaHandHistory) -> str:
-    """The hand as PHH text: the game's fields first, then the others."""
-    fields: dict[str, Any] = {
-        "variant": hand.variant,
-        "antes": list(hand.antes),
-        "blinds_or_straddles": list(hand.blinds_or_straddles),
-        "min_bet": hand.min_bet,
-        "starting_stacks": list(hand.starting_stacks),
-        "actions": list(hand.actions),
-        **hand.extra,
-    }
-    return write_hand(fields, hand.finishing_stacks)
+loads = DrawmahaHandHistory.loads  # PHH text to a hand; ValueError if it is not a complete PDM hand
+dumps = DrawmahaHandHistory.dumps  # a hand to PHH text
 
 
 # Recording an engine hand --------------------------------------------------------------------
@@ -118,25 +84,21 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
 
     def write_draw(seat: int) -> None:
         draw = draws[seat]
-        line = f"p{seat + 1} sd {draw['discards']} {draw['received']}".rstrip()
+        line = f"{phh.player(seat)} sd {draw['discards']} {draw['received']}".rstrip()
         if draw["twist"] is not None:
             line += f" # twist {draw['twist']} {draw['answer']}"
         actions[draw_lines[seat]] = line
 
     for event in events:
         data = event.data
-        player = f"p{data['seat'] + 1}" if "seat" in data else ""
         if event.kind in ("small_blind", "big_blind"):
             blinds[data["seat"]] = data["amount"]
         elif event.kind == "deal":
-            by_seat: dict[int, str] = {}
-            for dealt in data["cards"]:
-                by_seat[dealt["seat"]] = by_seat.get(dealt["seat"], "") + dealt["card"]
-            actions += [f"d dh p{seat + 1} {cards}" for seat, cards in sorted(by_seat.items())]
+            actions += phh.deal_lines(data["cards"])
         elif event.kind == "board":
             actions.append(f"d db {''.join(dealt['card'] for dealt in data['cards'])}")
-        elif (decision := decision_line(event)) is not None:
-            actions.append(decision)
+        elif (line := phh.action_line(event)) is not None:  # bets, and cards shown (DM-11)
+            actions.append(line)
         elif event.kind == "exchange":
             seat = data["seat"]
             draws[seat] = {"discards": "".join(data["discards"]), "received": "", "twist": None}
@@ -155,8 +117,6 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
             seat = data["seat"]
             draws[seat]["received"] += "".join(dealt["card"] for dealt in data["cards"])
             write_draw(seat)
-        elif event.kind == "show":
-            actions.append(f"{player} sm {''.join(data['cards'])}")
         elif event.kind == "reshuffle":
             reshuffles.append("".join(map(str, sorted(parse_cards(" ".join(data["returned"]))))))
     table = state.table
@@ -181,31 +141,19 @@ def record(state: DrawmahaState, events: Iterable[Event]) -> DrawmahaHandHistory
 # Replaying a history through the engine -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Step:
-    """One parsed action: ``seat`` acts (None: the dealer), ``verb`` and ``args`` are the words
-    before any comment, ``comment`` the words after it."""
-
-    seat: int | None
-    verb: str
-    args: tuple[str, ...]
-    comment: tuple[str, ...]
-    text: str
-
-
 def replay(hand: DrawmahaHandHistory) -> Replay[DrawmahaState]:
     """Play the history through the Drawmaha engine with the cards it records; RuleViolation
     (with the rule) at the first action the rules do not allow, ValueError if the history is
     malformed or its cards are not the ones the engine deals."""
     players = len(hand.starting_stacks)
     table, button = _table(hand)
-    steps = [_parse(text, players) for text in hand.actions]
+    steps = [_read_step(text, players) for text in hand.actions]
     dealt = _recorded_cards(steps, players, button)
     reshuffles = _reshuffles(hand)
     deck = Deck.stacked(dealt[: len(STANDARD_DECK)], _reshuffle_tops(dealt, reshuffles))
     state, events = drawmaha.start_hand(table, hand.starting_stacks, button, deck)
     history = list(events)
-    twists: list[tuple[int, bool, _Step]] = []
+    twists: list[tuple[int, bool, Step]] = []
     shown: dict[int, tuple[Card, ...]] = {}
     for step in steps:
         if step.seat is None:
@@ -251,7 +199,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay[DrawmahaState]:
 
 
 def _apply(
-    state: DrawmahaState, action: Action | DrawAction, step: _Step
+    state: DrawmahaState, action: Action | DrawAction, step: Step
 ) -> tuple[DrawmahaState, list[Event]]:
     try:
         return drawmaha.apply(state, action)
@@ -273,7 +221,7 @@ def _reshuffles(hand: DrawmahaHandHistory) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(listed, list):
         raise ValueError(f"_reshuffles must be a list of card texts, got {listed!r}")
     reshuffles = tuple(
-        read_cards(read_text(cards, "_reshuffles"), "_reshuffles") for cards in listed
+        read_cards(phh.read_text(cards, "_reshuffles"), "_reshuffles") for cards in listed
     )
     if any(not cards or len(set(cards)) != len(cards) for cards in reshuffles):
         raise ValueError("each reshuffle in _reshuffles returns cards, each once")
@@ -324,7 +272,7 @@ def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
     if any(hand.antes) or len(hand.antes) not in (0, players):
         raise RuleViolation("Drawmaha has no antes", field="antes", rule="DM-1")
     button = hand.extra.get("_button", players - 1 if players > 2 else 0)
-    button = read_amount(button, "_button")
+    button = phh.read_amount(button, "_button")
     if not 0 <= button < players:
         raise RuleViolation(
             f"the button is one of players 0 to {players - 1}", field="_button", rule="DM-1"
@@ -336,13 +284,11 @@ def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
         )
     small = button if players == 2 else (button + 1) % players
     big = (small + 1) % players
-    draw_limit = hand.extra.get("_draw_limit", True)
-    if not isinstance(draw_limit, bool):
-        raise ValueError(f"_draw_limit must be true or false, got {draw_limit!r}")
+    draw_limit = phh.read_flag(hand.extra, "_draw_limit", default=True)
     table = DrawmahaTable(
         hand.blinds_or_straddles[small],
         hand.blinds_or_straddles[big],
-        rake=read_rake(hand.extra),
+        rake=phh.read_rake(hand.extra),
         draw_limit=draw_limit,
     )
     if hand.min_bet != table.big_blind:
@@ -350,24 +296,14 @@ def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
     return table, button
 
 
-def _parse(text: str, players: int) -> _Step:
-    words = text.split()
-    comment: list[str] = []
-    if "#" in words:
-        at = words.index("#")
-        words, comment = words[:at], words[at + 1 :]
-    if len(words) == 4 and words[:2] == ["d", "dh"]:
-        return _Step(None, "dh", (words[2], words[3]), (), text)
-    if len(words) == 3 and words[:2] == ["d", "db"]:
-        return _Step(None, "db", (words[2],), (), text)
-    if len(words) < 2 or words[0] == "d":
+def _read_step(text: str, players: int) -> Step:
+    step = phh.read_step(text, players)
+    if step is None:  # every PDM line acts: a comment only follows an action (a twist's answer)
         raise ValueError(f"cannot read the action {text!r}")
-    return _Step(
-        read_seat(words[0], players, text), words[1], tuple(words[2:]), tuple(comment), text
-    )
+    return step
 
 
-def _twist(step: _Step) -> tuple[int, bool, _Step]:
+def _twist(step: Step) -> tuple[int, bool, Step]:
     words = step.comment
     answers = {"taken": True, "rejected": False}
     if len(words) != 3 or words[0] != "twist" or words[2] not in answers:
@@ -382,14 +318,13 @@ def _twist(step: _Step) -> tuple[int, bool, _Step]:
     return step.seat, taken, step
 
 
-def _recorded_cards(steps: list[_Step], players: int, button: int) -> tuple[Card, ...]:
+def _recorded_cards(steps: list[Step], players: int, button: int) -> tuple[Card, ...]:
     """Every card the history shows, in the order the engine deals them (DM-2, DM-4..DM-8)."""
     hands: dict[int, tuple[Card, ...]] = {}
     order: list[Card] = []
     for step in steps:
-        if step.verb == "dh":
-            seat = read_seat(step.args[0], players, step.text)
-            hands[seat] = read_cards(step.args[1], step.text)
+        if step.receiver is not None:
+            hands[step.receiver] = read_cards(step.args[0], step.text)
         elif step.verb == "db":
             order += read_cards(step.args[0], step.text)
         elif step.verb == "sd" and len(step.args) == 2:
@@ -426,7 +361,7 @@ def _check_cards(history: Iterable[Event], recorded: tuple[Card, ...]) -> None:
         raise ValueError("the hand history's cards are not the ones the engine deals")
 
 
-def _action(state: DrawmahaState, seat: int, step: _Step) -> Action | DrawAction:
+def _action(state: DrawmahaState, seat: int, step: Step) -> Action | DrawAction:
     if step.verb == "sd":
         if len(step.args) > 2:
             raise ValueError(f"cannot read the action {step.text!r}")

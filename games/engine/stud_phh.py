@@ -1,16 +1,15 @@
-"""Hand histories in the PHH format (github.com/uoftcprg/phh-std) for seven-card stud, variant
-``F7S``: read (``loads``, with the standard library's ``tomllib``), write (``dumps``), record a
-hand the stud engine played (``record``) and replay a history through the engine (``replay``).
+"""Hand histories in the PHH format for seven-card stud, variant ``F7S``: read (``loads``),
+write (``dumps``), record a hand the stud engine played (``record``) and replay a history through
+the engine (``replay``); the format's framing is ``phh``'s.
 
-PHH actions, as PokerKit writes them: ``d dh pN cards`` deals cards to player N (on third street
-two down cards then the door card, later one card), ``d db card`` the common card (ST-9),
+Stud's actions, as PokerKit writes them: ``d dh pN cards`` deals cards to player N (on third
+street two down cards then the door card, later one card), ``d db card`` the common card (ST-9),
 ``pN pb`` the bring-in, ``pN cbr X`` complete, bet or raise to X (the player's total this
-street), ``pN cc`` check or call, ``pN f`` fold, ``pN sm cards`` show, ``pN sm`` muck; text
-after `` # `` is a comment, and a comment alone does nothing. Third street may be dealt a card
-per action in dealing order. A card may be unknown (``??``); amounts may be written as decimals
-with nothing after the point. Player N is seat N - 1, clockwise from the dealer's left. The
-user-defined field ``_open_pair_big_bet`` says whether the table allows ST-5's big bet (on when
-absent, as the source has it).
+street), ``pN cc`` check or call, ``pN f`` fold, ``pN sm cards`` show, ``pN sm`` muck. Third
+street may be dealt a card per action in dealing order, and a card may be unknown (``??``).
+Player N is seat N - 1, clockwise from the dealer's left. The user-defined field
+``_open_pair_big_bet`` says whether the table allows ST-5's big bet (on when absent, as the
+source has it).
 
 A replay reads what PokerKit writes: the hands it shows once players are all in and no more
 betting is possible (before the last cards, then again), its own order at the showdown (the
@@ -19,169 +18,52 @@ It refuses, naming the rule, a history that deals again a card a player folded (
 reshuffles folded cards when a stud deck runs out) and untrimmed antes (PHH's default) with a
 player all in for less than the ante (ST-13: that player wins only what each other put in).
 
-PHH does not record burn cards; a replay burns cards the history never shows. TOML is read with
-``tomllib`` and written with ``tomli-w``.
+PHH does not record burn cards; a replay burns cards the history never shows.
 """
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any, Generic, Protocol, TypeVar, cast
+from dataclasses import dataclass
+from typing import ClassVar
 
-import tomli_w
-
-from games.engine import stud
-from games.engine.betting import AGGRESSIVE, Action, ActionKind, Rake
+from games.engine import phh, stud
+from games.engine.betting import Action, ActionKind
 from games.engine.cards import Card, parse_card
 from games.engine.common import Event, RuleViolation, rule_text
 from games.engine.dealer import STANDARD_DECK, Deck
+from games.engine.phh import Replay, Step, read_cards, read_dealt
 from games.engine.stud import StudState, StudTable
 
 VARIANT = "F7S"
-VARIANTS = {  # the PHH standard's variant codes, to name a file of another game
-    "FT": "fixed-limit Texas hold'em",
-    "NT": "no-limit Texas hold'em",
-    "NS": "no-limit short-deck hold'em",
-    "PO": "pot-limit Omaha hold'em",
-    "FO/8": "fixed-limit Omaha hold'em high/low eight or better",
-    "F7S": "fixed-limit seven-card stud",
-    "F7S/8": "fixed-limit seven-card stud high/low eight or better",
-    "FR": "fixed-limit razz",
-    "N2L1D": "no-limit deuce-to-seven lowball single draw",
-    "F2L3D": "fixed-limit deuce-to-seven lowball triple draw",
-    "FB": "fixed-limit badugi",
-    "PDM": "pot-limit Drawmaha, this casino's own variant",
-}
-REQUIRED_FIELDS = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks")
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
-            "\r": "\\r"}  # fmt: skip
-_PLAYER = re.compile(r"p([1-9][0-9]*)")
-UNKNOWN = "??"  # PHH's unknown card
 # ST-5 as the table plays it, a user-defined field; a file without it follows the source (on).
 OPEN_PAIR_BIG_BET = "_open_pair_big_bet"
 THIRD_STREET_CARDS = 3  # ST-2: two down, the door card up
 
 
-@dataclass(frozen=True)
-class HandHistory:
+@dataclass(frozen=True, kw_only=True)
+class HandHistory(phh.Hand):
     """One F7S hand: the game's fields, its actions, and any other fields as read (``extra``,
     written back unchanged)."""
+
+    game: ClassVar[str] = "seven-card stud"
+    game_fields: ClassVar[Mapping[str, phh.FieldReader]] = {
+        "antes": phh.read_amounts,
+        "bring_in": phh.read_amount,
+        "small_bet": phh.read_amount,
+        "big_bet": phh.read_amount,
+    }
+    written_first: ClassVar[Collection[str]] = ("ante_trimming_status",)  # as PokerKit writes it
 
     antes: tuple[int, ...]
     bring_in: int
     small_bet: int
     big_bet: int
-    starting_stacks: tuple[int, ...]
-    actions: tuple[str, ...]
-    finishing_stacks: tuple[int, ...] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
     variant: str = VARIANT
 
 
-# Reading and writing -------------------------------------------------------------------------
-
-
-def loads(text: str) -> HandHistory:
-    """Parse PHH text; ValueError if it is not TOML or not a complete F7S hand."""
-    data = read_hand(text, VARIANT, "seven-card stud", REQUIRED_FIELDS)
-    return HandHistory(
-        antes=read_amounts(data["antes"], "antes"),
-        bring_in=read_amount(data["bring_in"], "bring_in"),
-        small_bet=read_amount(data["small_bet"], "small_bet"),
-        big_bet=read_amount(data["big_bet"], "big_bet"),
-        **read_play(data, REQUIRED_FIELDS),
-    )
-
-
-def dumps(hand: HandHistory) -> str:
-    """The hand as PHH text: the game's fields first, in PokerKit's order, then the others."""
-    fields: dict[str, Any] = {
-        "variant": hand.variant,
-        **{key: value for key, value in hand.extra.items() if key == "ante_trimming_status"},
-        "antes": list(hand.antes),
-        "bring_in": hand.bring_in,
-        "small_bet": hand.small_bet,
-        "big_bet": hand.big_bet,
-        "starting_stacks": list(hand.starting_stacks),
-        "actions": list(hand.actions),
-        **{key: value for key, value in hand.extra.items() if key != "ante_trimming_status"},
-    }
-    return write_hand(fields, hand.finishing_stacks)
-
-
-# Shared by the variants (phh_drawmaha) --------------------------------------------------------
-
-
-def read_hand(text: str, variant: str, game: str, required: Sequence[str]) -> dict[str, Any]:
-    """The fields of a PHH hand of the ``game``'s ``variant``; ValueError if the text is not
-    TOML, lacks one of the ``required`` fields or the actions, or is of another variant."""
-    data = tomllib.loads(text, parse_float=Decimal)  # amounts exact, never binary floats
-    written = data.get("variant")
-    if written != variant:  # the variant first: another game lacks this one's fields
-        raise ValueError(f"variant {written!r}{_variant_name(written)} is not {variant} ({game})")
-    missing = [name for name in (*required, "actions") if name not in data]
-    if missing:
-        raise ValueError(f"the hand history lacks {', '.join(missing)}")
-    return data
-
-
-def _variant_name(code: Any) -> str:
-    name = VARIANTS.get(code) if isinstance(code, str) else None
-    return "" if name is None else f" ({name})"
-
-
-def read_play(data: Mapping[str, Any], game_fields: Collection[str]) -> dict[str, Any]:
-    """What every variant's hand holds besides its game's fields: the starting stacks, the
-    actions, the finishing stacks if known, and as ``extra`` the fields beyond those and the
-    ``game_fields``, written back unchanged."""
-    finishing = data.get("finishing_stacks")
-    known = {*game_fields, "starting_stacks", "actions", "finishing_stacks"}
-    return {
-        "starting_stacks": read_amounts(data["starting_stacks"], "starting_stacks"),
-        "actions": tuple(read_text(action, "actions") for action in data["actions"]),
-        "finishing_stacks": None
-        if finishing is None
-        else read_amounts(finishing, "finishing_stacks"),
-        "extra": {key: value for key, value in data.items() if key not in known},
-    }
-
-
-def write_hand(fields: dict[str, Any], finishing_stacks: tuple[int, ...] | None) -> str:
-    """A variant's ``fields`` as PHH text, the finishing stacks last once the hand is over."""
-    if finishing_stacks is not None:
-        fields["finishing_stacks"] = list(finishing_stacks)
-    return tomli_w.dumps(fields)
-
-
-def read_amount(value: Any, name: str) -> int:
-    """A field of whole minor units, written as an integer or a decimal number with nothing after
-    the point (``50000.0``, as PHH allows); ValueError naming the field and the value if it is
-    not."""
-    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        shown = value if isinstance(value, Decimal) else repr(value)
-        raise ValueError(f"{name} must be whole minor units, got {shown}")
-    return value
-
-
-def read_amounts(values: Any, name: str) -> tuple[int, ...]:
-    """A field listing whole minor units; ValueError naming the field if it is not."""
-    if not isinstance(values, list):
-        raise ValueError(f"{name} must be a list of whole minor units, got {values!r}")
-    return tuple(read_amount(value, name) for value in values)
-
-
-def read_text(value: Any, name: str) -> str:
-    """A text field; ValueError naming the field if it is not."""
-    if not isinstance(value, str):
-        raise ValueError(f"{name} must be text, got {value!r}")
-    return value
+loads = HandHistory.loads  # PHH text to a hand; ValueError if it is not a complete F7S hand
+dumps = HandHistory.dumps  # a hand to PHH text
 
 
 # Recording an engine hand --------------------------------------------------------------------
@@ -192,23 +74,14 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
     starting stacks are used), ``events`` every event from ``start_hand`` on."""
     actions: list[str] = []
     for event in events:
-        data = event.data
-        player = f"p{data['seat'] + 1}" if "seat" in data else ""
         if event.kind == "deal":
-            by_seat: dict[int, str] = {}
-            for dealt in data["cards"]:
-                by_seat[dealt["seat"]] = by_seat.get(dealt["seat"], "") + dealt["card"]
-            actions += [f"d dh p{seat + 1} {cards}" for seat, cards in by_seat.items()]
+            actions += phh.deal_lines(event.data["cards"])
         elif event.kind == "common_card":
-            actions.append(f"d db {data['card']}")
+            actions.append(f"d db {event.data['card']}")
         elif event.kind == ActionKind.BRING_IN:
-            actions.append(f"{player} pb")
-        elif (decision := decision_line(event)) is not None:
-            actions.append(decision)
-        elif event.kind == ActionKind.SHOW:
-            actions.append(f"{player} sm {''.join(data['cards'])}")
-        elif event.kind == ActionKind.MUCK:
-            actions.append(f"{player} sm")
+            actions.append(f"{phh.player(event.data['seat'])} pb")
+        elif (line := phh.action_line(event)) is not None:
+            actions.append(line)
     table = state.table
     return HandHistory(
         antes=(table.ante,) * len(state.starting_stacks),
@@ -223,54 +96,7 @@ def record(state: StudState, events: Iterable[Event]) -> HandHistory:
     )
 
 
-def decision_line(event: Event) -> str | None:
-    """The PHH action of a betting decision (``cbr`` to an amount, ``cc``, ``f``); None for
-    any other event."""
-    if event.kind in AGGRESSIVE:
-        return f"p{event.data['seat'] + 1} cbr {event.data['amount']}"
-    if event.kind in (ActionKind.CHECK, ActionKind.CALL):
-        return f"p{event.data['seat'] + 1} cc"
-    if event.kind == ActionKind.FOLD:
-        return f"p{event.data['seat'] + 1} f"
-    return None
-
-
 # Replaying a history through the engine -------------------------------------------------------
-
-
-class _Finishing(Protocol):
-    @property
-    def finishing_stacks(self) -> tuple[int, ...] | None: ...
-
-
-State = TypeVar("State", bound=_Finishing)
-
-
-@dataclass(frozen=True)
-class Replay(Generic[State]):
-    """A history played through a variant's engine: the state it ends in and every event."""
-
-    state: State
-    events: tuple[Event, ...]
-
-    @property
-    def finishing_stacks(self) -> tuple[int, ...]:
-        stacks = self.state.finishing_stacks
-        if stacks is None:
-            raise ValueError("the hand history ends before the hand is over")
-        return stacks
-
-
-@dataclass(frozen=True)
-class _Step:
-    """One parsed action: ``seat`` acts (None: the dealer, "d"), ``verb`` and ``args`` are the
-    words that follow; a dealing step deals to ``receiver`` (None: the common card)."""
-
-    seat: int | None
-    verb: str
-    args: tuple[str, ...]
-    text: str
-    receiver: int | None = None
 
 
 def replay(hand: HandHistory) -> Replay[StudState]:
@@ -287,18 +113,16 @@ def replay(hand: HandHistory) -> Replay[StudState]:
             field="ante_trimming_status",
             rule="ST-13",
         )
-    open_pair_big_bet = hand.extra.get(OPEN_PAIR_BIG_BET, True)
-    if not isinstance(open_pair_big_bet, bool):
-        raise ValueError(f"{OPEN_PAIR_BIG_BET} must be true or false, got {open_pair_big_bet!r}")
+    open_pair_big_bet = phh.read_flag(hand.extra, OPEN_PAIR_BIG_BET, default=True)
     table = StudTable(
         hand.antes[0],
         hand.bring_in,
         hand.small_bet,
         hand.big_bet,
-        rake=read_rake(hand.extra),
+        rake=phh.read_rake(hand.extra),
         open_pair_big_bet=open_pair_big_bet,
     )
-    parsed = (_parse(text, len(hand.starting_stacks)) for text in hand.actions)
+    parsed = (phh.read_step(text, len(hand.starting_stacks)) for text in hand.actions)
     steps = [step for step in parsed if step is not None]
     deck, unknown = _recorded_deck(steps, len(hand.starting_stacks))
     state, events = stud.start_hand(table, hand.starting_stacks, deck)
@@ -339,10 +163,10 @@ class _Showdown:
     show or muck waits here until the engine asks that seat."""
 
     def __init__(self) -> None:
-        self._decisions: dict[int, _Step] = {}
+        self._decisions: dict[int, Step] = {}
         self._shown: dict[int, frozenset[Card]] = {}
 
-    def all_in_show(self, state: StudState, seat: int, step: _Step, undealt: _Dealt) -> None:
+    def all_in_show(self, state: StudState, seat: int, step: Step, undealt: _Dealt) -> None:
         """A show before the last cards are dealt: the player's cards dealt so far, no action
         for the engine, which has already dealt the streets to come. Anywhere else cards are
         shown at the showdown."""
@@ -360,7 +184,7 @@ class _Showdown:
             )
         self._shown[seat] = so_far
 
-    def decide(self, seat: int, step: _Step) -> None:
+    def decide(self, seat: int, step: Step) -> None:
         if seat in self._decisions:
             raise RuleViolation(
                 f"{step.text!r}: the player has shown or mucked already",
@@ -390,66 +214,10 @@ class _Showdown:
         return state
 
 
-def read_rake(extra: Mapping[str, Any]) -> Rake:
-    """The rake rule (ST-13, DM-12) a history names in the user-defined fields the casino exports
-    (``_rake_percent``, ``_rake_cap``); none for a history without them."""
-    if "_rake_percent" not in extra:
-        return stud.NO_RAKE
-    cap = extra.get("_rake_cap")
-    return Rake(
-        Decimal(str(extra["_rake_percent"])), None if cap is None else read_amount(cap, "_rake_cap")
-    )
-
-
-def _parse(text: str, players: int) -> _Step | None:
-    """The step an action takes; None for a comment alone (PHH's no-op, such as a note on a
-    card exposed)."""
-    words = text.split()
-    if "#" in words:  # a comment follows
-        words = words[: words.index("#")]
-    if not words:
-        return None
-    if len(words) == 4 and words[:2] == ["d", "dh"]:
-        return _Step(None, "dh", (words[3],), text, read_seat(words[2], players, text))
-    if len(words) == 3 and words[:2] == ["d", "db"]:
-        return _Step(None, "db", (words[2],), text)
-    if len(words) < 2:
-        raise ValueError(f"cannot read the action {text!r}")
-    return _Step(read_seat(words[0], players, text), words[1], tuple(words[2:]), text)
-
-
-def read_seat(label: str, players: int, text: str) -> int:
-    """The seat of player ``label`` (pN is seat N - 1) in the action ``text``."""
-    match = _PLAYER.fullmatch(label)
-    if match is None or not 1 <= int(match[1]) <= players:
-        raise ValueError(f"cannot read the action {text!r}: no player {label!r}")
-    return int(match[1]) - 1
-
-
-def read_cards(text: str, action: str) -> tuple[Card, ...]:
-    """The cards written in ``text`` (such as AsTd) of ``action``, a show or a draw: every one
-    known (no ??)."""
-    cards = read_dealt(text, action)
-    if None in cards:
-        raise ValueError(f"{action!r}: the cards a player shows or draws are known, not ??")
-    return cast(tuple[Card, ...], cards)
-
-
-def read_dealt(text: str, action: str) -> tuple[Card | None, ...]:
-    """The cards written in ``text`` of ``action``; None for an unknown card (PHH's ``??``)."""
-    try:
-        return tuple(
-            None if text[i : i + 2] == UNKNOWN else parse_card(text[i : i + 2])
-            for i in range(0, len(text), 2)
-        )
-    except ValueError as error:
-        raise ValueError(f"{action!r}: {error}") from None
-
-
 _Cards = tuple[Card | None, ...]
 
 
-def _recorded_deck(steps: Sequence[_Step], players: int) -> tuple[Deck, dict[Card, _Unknown]]:
+def _recorded_deck(steps: Sequence[Step], players: int) -> tuple[Deck, dict[Card, _Unknown]]:
     """A stacked deck that deals what the history records, in the engine's order: third street
     round by round (ST-2), written for each player at once or a card at a time, then per street
     a burn and a card to each player in seat order (ST-4); a street the deck cannot cover comes
@@ -505,7 +273,7 @@ class _Unknown:
     number: int
 
 
-def _shown(steps: Sequence[_Step]) -> dict[int, set[Card]]:
+def _shown(steps: Sequence[Step]) -> dict[int, set[Card]]:
     """The known cards each seat shows in the history."""
     shown: dict[int, set[Card]] = {}
     for step in steps:
@@ -547,7 +315,7 @@ def _known(
                     card = revealed[seat].pop(0)
                 elif card is None:
                     card = next(stand_ins)
-                    label = "board" if seat is None else f"p{seat + 1}"
+                    label = "board" if seat is None else phh.player(seat)
                     unknown[card] = _Unknown(label, counted[seat])
                 filled.append(card)
             made_known[-1][seat] = tuple(filled)
@@ -598,7 +366,7 @@ def _check_unknown(
                 )
 
 
-def _dealt_once(steps: Sequence[_Step]) -> Iterator[tuple[_Step, _Cards]]:
+def _dealt_once(steps: Sequence[Step]) -> Iterator[tuple[Step, _Cards]]:
     """The dealing steps with their cards; RuleViolation (ST-9) if one deals a card of a player
     who folded (PokerKit deals those again when a stud deck runs out), ValueError if one deals
     any other card a second time."""
@@ -652,12 +420,12 @@ class _Dealt:
 
     def pending(self) -> str:
         return " ".join(
-            f"{'board' if seat is None else f'p{seat + 1}'} {''.join(map(str, cards))}"
+            f"{'board' if seat is None else phh.player(seat)} {''.join(map(str, cards))}"
             for seat, cards in self._cards.items()
             if cards
         )
 
-    def match(self, step: _Step, state: StudState) -> None:
+    def match(self, step: Step, state: StudState) -> None:
         cards = read_dealt(step.args[0], step.text)
         waiting = self._cards.get(step.receiver, [])
         if len(waiting) < len(cards) or any(
@@ -677,7 +445,7 @@ def _dealing_rule(state: StudState) -> str:
     return "ST-2" if state.street == stud.Street.THIRD else "ST-4"
 
 
-def _action(state: StudState, seat: int, step: _Step) -> Action:
+def _action(state: StudState, seat: int, step: Step) -> Action:
     legal = {option.kind for option in stud.legal_actions(state)}
     if step.verb == "pb":
         return Action(seat, ActionKind.BRING_IN)

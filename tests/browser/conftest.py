@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
-from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.users import logged_in
 
 # Playwright's sync API keeps an event loop running in the test thread for the whole session;
 # the ORM calls a test makes between page actions are still synchronous and safe.
@@ -69,32 +69,76 @@ def static_files_by_name(settings) -> None:
     }
 
 
+def session_cookie(user: User, url: str) -> dict[str, str]:
+    """A cookie of a session signed in as ``user`` for the live server at ``url``, without the
+    sign-in form."""
+    name = django_settings.SESSION_COOKIE_NAME
+    return {"name": name, "value": logged_in(user).cookies[name].value, "url": url}
+
+
 @pytest.fixture
-def signed_in(
+def new_context(
     browser: Browser, live_server, browser_context_args: dict[str, Any]
-) -> Iterator[Callable[[User], Page]]:
-    """Opens a page already signed in as a user (for tests whose subject is not the sign-in)."""
+) -> Iterator[Callable[..., BrowserContext]]:
+    """Opens a browser of its own on the live server, with ``options`` over the session's
+    (``browser_context_args``); every one is closed after the test."""
     contexts: list[BrowserContext] = []
 
-    def open_page(user: User) -> Page:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(base_url=live_server.url, **browser_context_args)
-        context.add_cookies(
-            [
-                {
-                    "name": django_settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
-                    "url": live_server.url,
-                }
-            ]
+    def open_(**options: Any) -> BrowserContext:
+        context = browser.new_context(
+            **{**browser_context_args, "base_url": live_server.url, **options}
         )
         contexts.append(context)
-        return context.new_page()
+        return context
 
-    yield open_page
+    yield open_
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def signed_in(new_context, live_server) -> Callable[[User], Page]:
+    """Opens a page already signed in as a user (for tests whose subject is not the sign-in)."""
+
+    def open_page(user: User) -> Page:
+        context = new_context()
+        context.add_cookies([session_cookie(user, live_server.url)])
+        return context.new_page()
+
+    return open_page
+
+
+@pytest.fixture
+def open_page(new_context, live_server) -> Callable[..., Page]:
+    """Opens a page in a browser of its own that asks for ``language`` (its locale, its
+    Accept-Language and, unless ``language_cookie`` is false, the language switcher's cookie),
+    ``width`` by ``height`` pixels, signed in as ``user`` if given (else the test signs in
+    through the form or stays out)."""
+
+    def open_(
+        language: str,
+        width: int,
+        user: User | None = None,
+        *,
+        height: int = 860,
+        language_cookie: bool = True,
+    ) -> Page:
+        context = new_context(
+            viewport={"width": width, "height": height},
+            locale=language,
+            extra_http_headers={"Accept-Language": language},
+        )
+        cookies = [] if user is None else [session_cookie(user, live_server.url)]
+        if language_cookie:
+            name = django_settings.LANGUAGE_COOKIE_NAME
+            cookies.append({"name": name, "value": language, "url": live_server.url})
+        if cookies:
+            context.add_cookies(cookies)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        return page
+
+    return open_
 
 
 @pytest.fixture

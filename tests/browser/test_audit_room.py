@@ -6,53 +6,28 @@ each language at both widths for reviewers."""
 from __future__ import annotations
 
 import csv
-import re
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone, translation
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import expect
 
 from casino.gaming_day import gaming_day_of
 from games.models import Round
 from games.tables import gaming_day
 from payouts.models import Account
-from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, sign_in
 
 D = Decimal
-COMBOS = [("en", 1280), ("ru", 390), ("sv", 1280)]
-SWEEP = [(lang, width) for lang in ("en", "ru", "sv") for width in (1280, 390)]
-
-
-def new_page(browser: Browser, live_server, lang: str, width: int) -> Page:
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": width, "height": 860},
-        locale=lang,
-        extra_http_headers={"Accept-Language": lang},
-    )
-    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    return page
-
-
-def sign_in(page: Page, lang: str, next_url: str) -> None:
-    """A fresh sign-in through the form, as a new auditor would."""
-    page.goto(f"/accounts/login/?next={next_url}")
-    page.locator("#id_username").fill("auditor")
-    page.locator("#id_password").fill("auditor-pw")
-    page.locator("main form button[type=submit]").click()
-    expect(page).to_have_url(re.compile(re.escape(next_url) + "$"))
 
 
 @pytest.mark.parametrize(("lang", "width"), COMBOS)
 def test_an_auditor_reads_the_day_the_rounds_and_the_ledger_down_to_a_round(
-    lang, width, settled_boxes, auditor, browser, live_server, screenshot, tmp_path
+    lang, width, settled_boxes, auditor, open_page, live_server, screenshot, tmp_path
 ):
-    page = new_page(browser, live_server, lang, width)
+    page = open_page(lang, width)
     today = gaming_day_of(timezone.now())
-    sign_in(page, lang, "/staff/gaming-day/")
+    sign_in(page, auditor, "/staff/gaming-day/")
     (row,) = gaming_day.daily_rows(today, today)
     report = page.locator("#gaming-day-day tbody tr")
     expect(report).to_have_count(1)
@@ -98,7 +73,7 @@ def test_an_auditor_reads_the_day_the_rounds_and_the_ledger_down_to_a_round(
 
 
 def test_every_audit_screen_in_each_language_at_both_widths(
-    settled_boxes, auditor, browser, live_server, screenshot
+    settled_boxes, auditor, open_page, screenshot
 ):
     ann = Account.objects.get(owner__username="ann")
     transaction_id = ann.entries.order_by("id").last().transaction_id
@@ -110,9 +85,9 @@ def test_every_audit_screen_in_each_language_at_both_widths(
         "transaction": f"/staff/ledger/transactions/{transaction_id}/",
         "rtp": "/staff/rtp/",
     }
-    for lang, width in SWEEP:
-        page = new_page(browser, live_server, lang, width)
-        sign_in(page, lang, "/staff/rtp/")
+    for lang, width in EVERY_COMBO:
+        page = open_page(lang, width)
+        sign_in(page, auditor, "/staff/rtp/")
         expect(page.locator("#rtp-empty")).to_be_visible()  # no blank chart
         for name, url in screens.items():
             page.goto(url)

@@ -4,49 +4,18 @@ the breaks page, after which the table offers no stakes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.conf import settings as django_settings
-from django.utils import timezone, translation
-from django.utils.translation import gettext
-from playwright.sync_api import Page, expect
+from django.utils import timezone
+from playwright.sync_api import expect
 
 from payouts.protection.models import Exclusion, PlaySession, RealityCheck
 from payouts.services import deposit
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, in_language
 
-# Each language once, the widths rotating; the sweep takes all six.
-LOOKS = [("en", 1280), ("ru", 390), ("sv", 1280)]
 INSIDE_THE_NOTICE = "document.getElementById('reality-check').contains(document.activeElement)"
-ALL_LOOKS = [(language, width) for language in ("en", "ru", "sv") for width in (1280, 390)]
-
-
-def said(language: str, message: str) -> str:
-    with translation.override(language):
-        return gettext(message)
-
-
-@pytest.fixture
-def open_in(signed_in, live_server) -> Callable[..., Page]:
-    """A page signed in as ``user``, in ``language``, ``width`` pixels wide."""
-
-    def open_page(user, language: str, width: int) -> Page:
-        page = signed_in(user)
-        page.context.add_cookies(
-            [
-                {
-                    "name": django_settings.LANGUAGE_COOKIE_NAME,
-                    "value": language,
-                    "url": live_server.url,
-                }
-            ]
-        )
-        page.set_viewport_size({"width": width, "height": 860})
-        return page
-
-    return open_page
 
 
 @pytest.fixture
@@ -63,16 +32,16 @@ def an_hour_played(player, pit):
     return player
 
 
-@pytest.mark.parametrize(("language", "width"), LOOKS)
+@pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_the_reality_check_is_acknowledged_by_keyboard_at_the_joker_table(
-    open_in, an_hour_played, joker_table, language, width
+    open_page, an_hour_played, joker_table, language, width
 ):
-    page = open_in(an_hour_played, language, width)
+    page = open_page(language, width, an_hour_played)
     page.goto(f"/play/joker-draw/{joker_table.pk}/")
-    notice = page.get_by_role("alertdialog", name=said(language, "Reality check"))
+    notice = page.get_by_role("alertdialog", name=in_language(language, "Reality check"))
     expect(notice).to_be_visible()
     expect(notice.locator('[data-testid="reality-check-minutes"]')).to_contain_text("61")
-    go_on = notice.get_by_role("button", name=said(language, "Continue playing"))
+    go_on = notice.get_by_role("button", name=in_language(language, "Continue playing"))
     expect(go_on).to_be_focused()
     for _ in range(4):  # the button and three links: the focus comes round, never leaves
         page.keyboard.press("Tab")
@@ -86,20 +55,18 @@ def test_the_reality_check_is_acknowledged_by_keyboard_at_the_joker_table(
     assert check.minutes == 61
 
 
-@pytest.mark.parametrize(("language", "width"), LOOKS)
+@pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_a_time_out_taken_on_the_breaks_page_closes_the_table(
-    open_in, player, joker_table, screenshot, language, width
+    open_page, player, joker_table, screenshot, language, width
 ):
-    page = open_in(player, language, width)
+    page = open_page(language, width, player)
     page.goto("/play/breaks/")
-    with translation.override(language):
-        label = str(gettext("How long"))
-    page.get_by_label(label).select_option("24h")
-    page.get_by_role("button", name=said(language, "Continue"), exact=True).click()
+    page.get_by_label(in_language(language, "How long")).select_option("24h")
+    page.get_by_role("button", name=in_language(language, "Continue"), exact=True).click()
     expect(page.get_by_test_id("break-confirm")).to_be_visible()
     screenshot(page, f"breaks-confirm-{language}-{width}")
-    page.get_by_label(said(language, "I understand that nobody can end it early.")).check()
-    page.get_by_role("button", name=said(language, "Start my break")).click()
+    page.get_by_label(in_language(language, "I understand that nobody can end it early.")).check()
+    page.get_by_role("button", name=in_language(language, "Start my break")).click()
     expect(page.get_by_test_id("on-break")).to_be_visible()
     exclusion = Exclusion.objects.get(player=player)
     assert timedelta(hours=23, minutes=59) < exclusion.until - exclusion.starts_at
@@ -109,15 +76,15 @@ def test_a_time_out_taken_on_the_breaks_page_closes_the_table(
 
 
 def test_the_breaks_page_and_the_notice_in_every_look(
-    open_in, an_hour_played, joker_table, screenshot
+    open_page, an_hour_played, joker_table, screenshot
 ):
     """One sweep of screenshots: the breaks page and the reality check's notice, in each
     language at each width (the notice is left unacknowledged)."""
-    for language, width in ALL_LOOKS:
-        page = open_in(an_hour_played, language, width)
+    for language, width in EVERY_COMBO:
+        page = open_page(language, width, an_hour_played)
         page.goto("/play/breaks/")
         heading = page.get_by_role("heading", level=1)
-        expect(heading).to_have_text(said(language, "Breaks from play"))
+        expect(heading).to_have_text(in_language(language, "Breaks from play"))
         screenshot(page, f"breaks-{language}-{width}")
         page.goto(f"/play/joker-draw/{joker_table.pk}/")
         expect(page.get_by_role("alertdialog")).to_be_visible()

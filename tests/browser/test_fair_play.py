@@ -11,29 +11,15 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone, translation
-from django.utils.translation import gettext, ngettext
-from playwright.sync_api import Browser, Page, expect
+from django.utils.translation import ngettext
+from playwright.sync_api import expect
 
 from games.models import CollusionAlert
 from games.peer import alerts
-from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, in_language, sign_in
 from tests.fixtures.peer import dump_chips
 
-COMBOS = [("en", 1280), ("ru", 390), ("sv", 1280)]
 DUMPED_HANDS = 10
-
-
-def new_page(browser: Browser, live_server, lang: str, width: int) -> Page:
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": width, "height": 860},
-        locale=lang,
-        extra_http_headers={"Accept-Language": lang},
-    )
-    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    return page
 
 
 @pytest.fixture
@@ -49,13 +35,10 @@ def alert(players, stud_table, settings):
 
 @pytest.mark.parametrize(("lang", "width"), COMBOS)
 def test_an_auditor_follows_the_alert_to_a_hand_and_reviews_it(
-    lang, width, alert, auditor, browser, live_server, screenshot
+    lang, width, alert, auditor, open_page, live_server, screenshot
 ):
-    page = new_page(browser, live_server, lang, width)
-    page.goto("/accounts/login/?next=/staff/payouts/rounds/")
-    page.locator("#id_username").fill("auditor")
-    page.locator("#id_password").fill("auditor-pw")
-    page.locator("main form button[type=submit]").click()
+    page = open_page(lang, width)
+    sign_in(page, auditor, "/staff/payouts/rounds/")
     banner = page.locator("#collusion-alerts")
     with translation.override(lang):
         expected = ngettext(
@@ -63,7 +46,8 @@ def test_an_auditor_follows_the_alert_to_a_hand_and_reviews_it(
             "%(counter)s collusion alerts wait for review.",
             1,
         ) % {"counter": 1}
-        heading, review = gettext("Fair play at the peer tables"), gettext("Mark reviewed")
+    heading = in_language(lang, "Fair play at the peer tables")
+    review = in_language(lang, "Mark reviewed")
     expect(banner).to_have_text(expected)
     screenshot(page, f"fair-play-banner-{lang}-{width}")
 
@@ -92,7 +76,7 @@ def test_an_auditor_follows_the_alert_to_a_hand_and_reviews_it(
 
 
 def test_the_fair_play_report_in_each_language_at_both_widths(
-    players, auditor, browser, live_server, screenshot
+    players, auditor, open_page, screenshot
 ):
     """A cheap sweep: an open alert (stored as the check stores one) and an empty period."""
     ann, ben, _cal = players
@@ -109,14 +93,10 @@ def test_the_fair_play_report_in_each_language_at_both_widths(
         strong_folds_score=Decimal("2.10"),
         net_chips=Decimal("-31.50"),
     )
-    for lang, width in [(lang, width) for lang in ("en", "ru", "sv") for width in (1280, 390)]:
-        page = new_page(browser, live_server, lang, width)
-        page.goto("/accounts/login/?next=/staff/fair-play/")
-        page.locator("#id_username").fill("auditor")
-        page.locator("#id_password").fill("auditor-pw")
-        page.locator("main form button[type=submit]").click()
-        with translation.override(lang):
-            heading = gettext("Fair play at the peer tables")
+    for lang, width in EVERY_COMBO:
+        page = open_page(lang, width)
+        sign_in(page, auditor, "/staff/fair-play/")
+        heading = in_language(lang, "Fair play at the peer tables")
         expect(page.get_by_role("heading", name=heading)).to_be_visible()
         expect(page.locator("#open-alerts tbody tr[data-alert]")).to_have_count(1)
         expect(page.locator("#collusion-alerts")).to_be_visible()

@@ -9,14 +9,11 @@ language; messages the page's script draws, against the page's own JavaScript ca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from decimal import Decimal
 
 import pytest
-from django.conf import settings as django_settings
-from django.test import Client
 from django.utils import translation
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.engine import fairness
 from games.engine.cards import parse_cards
@@ -27,13 +24,10 @@ from games.models import Game, Round, RoundStatus
 from games.tables import seeds
 from games.tables.hand_names import hand_name
 from payouts.services import deposit
-from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, in_language
 from tests.fixtures.joker_draw import stacked_deck
 
 HEIGHT = 800
-# Each functional test runs once per language, the widths taking turns.
-COMBOS = [("en", 1280), ("ru", 390), ("sv", 1280)]
-EVERY_COMBO = [(language, width) for language in ("en", "ru", "sv") for width in (1280, 390)]
 
 BOX_1, BOX_2, BOX_3 = "Jc Jd 4h 8s Kc", "Ac Ad 5c 9h Ts", "2s 5s 7s 9s Ks"
 DEALER = "2c 3d 5h 7c 9d"  # no pair, no four to anything: exchanges all five (JD-9.6)
@@ -50,48 +44,6 @@ def stacked(monkeypatch):
 @pytest.fixture
 def funded(player, pit):
     deposit(player=player, currency="USD", amount=Decimal("500.00"), reason="cage", by=pit)
-
-
-@pytest.fixture
-def open_page(browser: Browser, live_server, browser_context_args) -> Iterator[Callable[..., Page]]:
-    """A page signed in as `user`, in `language`, `width` pixels wide and 800 high."""
-    contexts: list[BrowserContext] = []
-
-    def open_(user, language: str, width: int) -> Page:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(
-            **{**browser_context_args, "viewport": {"width": width, "height": HEIGHT}},
-            base_url=live_server.url,
-            locale=language,
-        )
-        context.add_cookies(
-            [
-                {
-                    "name": django_settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
-                    "url": live_server.url,
-                },
-                {
-                    "name": django_settings.LANGUAGE_COOKIE_NAME,
-                    "value": language,
-                    "url": live_server.url,
-                },
-            ]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-
-
-def in_language(language: str, text: str) -> str:
-    with translation.override(language):
-        return translation.gettext(text)
 
 
 def script_text(page: Page, expression: str) -> str:
@@ -122,7 +74,7 @@ def no_sideways_scroll(page: Page, width: int) -> None:
 def test_a_whole_round_on_one_screen_in_words_with_costs_and_the_keyboard_kept(
     open_page, player, three_box_table, funded, stacked, screenshot, language, width
 ):
-    page = open_page(player, language, width)
+    page = open_page(language, width, player, height=HEIGHT)
     page.goto(f"/play/joker-draw/{three_box_table.pk}/")
     deal = page.locator("#stake-form button[type=submit]")
     expect(deal).to_be_enabled()
@@ -209,9 +161,9 @@ def test_a_whole_round_on_one_screen_in_words_with_costs_and_the_keyboard_kept(
     assert round_.status == RoundStatus.SETTLED
     with translation.override(language):
         queen_high = hand_name(evaluate(parse_cards(DEALER_DRAWS)))
-        no_game = translation.gettext(
-            "Dealer does not qualify: ante pays %(odds)s (%(ante)s won), bet returned."
-        )
+    no_game = in_language(
+        language, "Dealer does not qualify: ante pays %(odds)s (%(ante)s won), bet returned."
+    )
     expect(page.get_by_test_id("dealer-hand")).to_contain_text(queen_high)
     for box, won in ((1, "0.40"), (2, "0.20"), (3, "0.20")):
         expect(page.get_by_test_id(f"result-{box}").locator("li")).to_have_text(
@@ -232,14 +184,13 @@ def test_a_whole_round_on_one_screen_in_words_with_costs_and_the_keyboard_kept(
 def test_the_paytables_in_force_and_the_rules_are_beside_the_table(
     open_page, player, joker_table, language, width
 ):
-    page = open_page(player, language, width)
+    page = open_page(language, width, player, height=HEIGHT)
     page.goto(f"/play/joker-draw/{joker_table.pk}/")
     bet = page.get_by_test_id("paytable-bet")
     expect(bet).to_be_visible()
     rows = bet.locator("tr")
-    with translation.override(language):
-        top, bottom = str(translation.gettext("Five of a kind")), str(translation.gettext("Pair"))
-        no_game = str(translation.gettext("No game (dealer does not qualify)"))
+    top, bottom = in_language(language, "Five of a kind"), in_language(language, "Pair")
+    no_game = in_language(language, "No game (dealer does not qualify)")
     expect(rows.first).to_contain_text(top)  # lines in rank order, the best hand first
     expect(rows.nth(-2)).to_contain_text(bottom)
     expect(rows.last).to_contain_text(no_game)  # the no-game payment is a line too (JD-11a)
@@ -262,10 +213,9 @@ def test_verify_shuffle_from_a_settled_round_on_the_table(
     ).round
     joker_draw.act(player=player, round_id=round_.pk, box=1, action="fold")
     seeds.rotate(player)  # FS-7: the seed is revealed once the pair is rotated
-    page = open_page(player, language, width)
+    page = open_page(language, width, player, height=HEIGHT)
     page.goto(f"/play/joker-draw/{joker_table.pk}/")
-    with translation.override(language):
-        folded = translation.gettext("Folded: ante %(ante)s lost.")
+    folded = in_language(language, "Folded: ante %(ante)s lost.")
     expect(page.get_by_test_id("result-1").locator("li")).to_have_text(
         folded % {"ante": shown(page, "0.30")}
     )
@@ -294,7 +244,7 @@ def test_screens_in_every_language_and_width(
     ).round
     joker_draw.act(player=player, round_id=round_.pk, box=1, action="bet")
     for language, width in EVERY_COMBO:
-        page = open_page(player, language, width)
+        page = open_page(language, width, player, height=HEIGHT)
         page.goto("/play/")
         expect(page.get_by_test_id(f"lobby-table-{joker_table.pk}")).to_be_visible()
         phone = width < 500

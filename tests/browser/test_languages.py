@@ -3,61 +3,11 @@ the keyboard alone and keeps it; screenshots of the frame in each language at 12
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
-
 import pytest
-from django.conf import settings as django_settings
-from django.contrib.auth.models import User
-from django.test import Client
-from django.utils import translation
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import expect
 
 from casino.models import LanguagePreference
-from tests.fixtures.browser import TIMEOUT
-
-WIDTHS = {1280: 800, 390: 844}
-
-
-def translated(language: str, message: str) -> str:
-    with translation.override(language):
-        return translation.gettext(message)
-
-
-@pytest.fixture
-def open_page(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:
-    """A page in a browser that asks for `language` at `width`, signed in as `user` if given."""
-    contexts: list[BrowserContext] = []
-
-    def open_(language: str, width: int, user: User | None = None) -> Page:
-        options: dict[str, Any] = {
-            "base_url": live_server.url,
-            "locale": language,  # Chromium sends it as Accept-Language
-            "viewport": {"width": width, "height": WIDTHS[width]},
-        }
-        context = browser.new_context(**options)
-        contexts.append(context)
-        if user is not None:
-            client = Client()
-            client.force_login(user)
-            session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
-            context.add_cookies(
-                [
-                    {
-                        "name": django_settings.SESSION_COOKIE_NAME,
-                        "value": session,
-                        "url": live_server.url,
-                    }
-                ]
-            )
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-
+from tests.fixtures.browser import HEIGHTS, in_language
 
 # From the browser's language to another one, at alternating widths.
 SWITCHES = [("en", "ru", 1280), ("ru", "sv", 390), ("sv", "en", 1280)]
@@ -67,7 +17,7 @@ SWITCHES = [("en", "ru", 1280), ("ru", "sv", 390), ("sv", "en", 1280)]
 def test_a_player_switches_the_language_with_the_keyboard_and_keeps_it(
     open_page, player, start, target, width, screenshot
 ):
-    page = open_page(start, width, player)
+    page = open_page(start, width, player, height=HEIGHTS[width], language_cookie=False)
     page.goto("/play/wallet/")
     expect(page.locator("html")).to_have_attribute("lang", start)
 
@@ -84,17 +34,17 @@ def test_a_player_switches_the_language_with_the_keyboard_and_keeps_it(
         page.keyboard.press("ArrowDown" if steps > 0 else "ArrowUp")
     expect(switcher).to_have_value(target)
     page.keyboard.press("Tab")
-    expect(page.get_by_role("button", name=translated(start, "Change language"))).to_be_focused()
+    expect(page.get_by_role("button", name=in_language(start, "Change language"))).to_be_focused()
     page.keyboard.press("Enter")
 
     expect(page.locator("html")).to_have_attribute("lang", target)
     assert page.url.endswith("/play/wallet/")  # back where the player was
-    expect(page.get_by_role("link", name=translated(target, "Game recall"))).to_be_visible()
+    expect(page.get_by_role("link", name=in_language(target, "Game recall"))).to_be_visible()
     assert LanguagePreference.objects.get(user=player).language == target
     screenshot(page, f"frame-switched-{target}-{width}")
 
     # Kept for the player: a fresh browser asking for the first language gets the chosen one.
-    again = open_page(start, width, player)
+    again = open_page(start, width, player, height=HEIGHTS[width], language_cookie=False)
     again.goto("/play/")
     expect(again.locator("html")).to_have_attribute("lang", target)
 
@@ -103,15 +53,15 @@ def test_a_player_switches_the_language_with_the_keyboard_and_keeps_it(
 def test_the_frame_and_error_pages_in_each_language_and_width(
     open_page, player, language, screenshot
 ):
-    for width in WIDTHS:
-        page = open_page(language, width, player)
+    for width in HEIGHTS:
+        page = open_page(language, width, player, height=HEIGHTS[width], language_cookie=False)
         page.goto("/play/wallet/")
-        expect(page.get_by_role("button", name=translated(language, "Sign out"))).to_be_visible()
+        expect(page.get_by_role("button", name=in_language(language, "Sign out"))).to_be_visible()
         # No sideways scrolling at the phone's width.
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(page, f"frame-{language}-{width}")
         page.goto("/no-such-page/")
         expect(
-            page.get_by_role("heading", name=translated(language, "Page not found"))
+            page.get_by_role("heading", name=in_language(language, "Page not found"))
         ).to_be_visible()
         screenshot(page, f"frame-404-{language}-{width}")

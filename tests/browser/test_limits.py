@@ -5,28 +5,16 @@ and width."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from decimal import Decimal
 
 import pytest
-from django.conf import settings as django_settings
-from django.test import Client
-from django.utils import translation
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import expect
 
 from games.models import Round
 from payouts.protection import limits
 from payouts.protection.models import LimitKind
 from payouts.services import deposit
-from tests.fixtures.browser import TIMEOUT
-
-COMBOS = [("en", 1280), ("ru", 390), ("sv", 1280)]
-EVERY_COMBO = [(language, width) for language in ("en", "ru", "sv") for width in (1280, 390)]
-
-
-def in_language(language: str, text: str) -> str:
-    with translation.override(language):
-        return translation.gettext(text)
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, in_language
 
 
 @pytest.fixture
@@ -35,48 +23,11 @@ def funded(player, pit):
     return player
 
 
-@pytest.fixture
-def open_page(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:
-    """A page signed in as `user`, in `language`, `width` pixels wide."""
-    contexts: list[BrowserContext] = []
-
-    def open_(user, language: str, width: int) -> Page:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(
-            base_url=live_server.url,
-            locale=language,
-            viewport={"width": width, "height": 860},
-        )
-        context.add_cookies(
-            [
-                {
-                    "name": django_settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
-                    "url": live_server.url,
-                },
-                {
-                    "name": django_settings.LANGUAGE_COOKIE_NAME,
-                    "value": language,
-                    "url": live_server.url,
-                },
-            ]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-
-
 @pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_a_maximum_stake_set_on_the_page_is_refused_at_the_table_by_name(
     open_page, funded, joker_table, language, width
 ):
-    page = open_page(funded, language, width)
+    page = open_page(language, width, funded)
     page.goto("/play/limits/")
     page.locator('input[name="max_stake-USD"]').fill("0.20")
     page.locator("form.panel button[type=submit]").click()
@@ -107,7 +58,7 @@ def test_the_limits_page_in_every_language_and_width(
     limits.set_limit(
         player=funded, kind=LimitKind.LOSS_WEEK, currency="USD", value=Decimal("80.00")
     )
-    page = open_page(funded, language, width)
+    page = open_page(language, width, funded)
     page.goto("/play/limits/")
     notice = page.get_by_test_id("limits-notice")
     expect(notice).to_contain_text(in_language(language, "deposit limit per day"))

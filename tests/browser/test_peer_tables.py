@@ -7,17 +7,12 @@ every settlement line is worded; the recall pages and the wallet links to it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings as django_settings
-from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import formats, translation
-from django.utils.translation import gettext
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.drawmaha.serializers import table_json as drawmaha_table_json
 from games.drawmaha.tasks import DRAWMAHA as drawmaha
@@ -30,7 +25,7 @@ from games.stud.hand import Hand
 from games.stud.serializers import table_json as stud_table_json
 from games.stud.tasks import STUD as stud
 from payouts.services import deposit
-from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.browser import in_language
 from tests.fixtures.peer import running
 from tests.fixtures.stud_play import stud_deck
 
@@ -43,55 +38,10 @@ FOCUS_ON_TABLE = (
 )
 
 
-def words(language: str, text: str) -> str:
-    """A text of the server's catalogue as the page in ``language`` shows it."""
-    with translation.override(language):
-        return gettext(text)
-
-
 @pytest.fixture
 def funded(player, other_player, pit):
     for user in (player, other_player):
         deposit(player=user, currency="USD", amount=Decimal("500.00"), reason="cage", by=pit)
-
-
-@pytest.fixture
-def open_as(browser: Browser, live_server) -> Iterator[Callable[[User, str, int], Page]]:
-    """A page signed in as a user, in a language (the browser's and the language cookie) at a
-    window width."""
-    contexts: list[BrowserContext] = []
-
-    def open_page(user: User, language: str, width: int) -> Page:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": 860},
-            locale=language,
-            extra_http_headers={"Accept-Language": language},
-        )
-        context.add_cookies(
-            [
-                {
-                    "name": django_settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
-                    "url": live_server.url,
-                },
-                {
-                    "name": django_settings.LANGUAGE_COOKIE_NAME,
-                    "value": language,
-                    "url": live_server.url,
-                },
-            ]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
 
 
 def _language_of(page: Page) -> str:
@@ -149,14 +99,14 @@ def _check_turn(page: Page, hand: dict) -> None:
 
 
 def test_two_players_play_a_stud_hand_street_by_street(
-    open_as, player, other_player, stud_table, funded, screenshot, settings
+    open_page, player, other_player, stud_table, funded, screenshot, settings
 ):
     """ST-2..ST-7, ST-10: each browser draws every seat's face-up cards and its own down cards
     as the API gives them, at every street; the bring-in and completion say their amounts; a
     call says what it adds and the total it makes; the seat to act has its countdown."""
     (alice_language, alice_width), (bob_language, bob_width) = COMBOS[1], COMBOS[2]
-    alice = open_as(player, alice_language, alice_width)
-    bob = open_as(other_player, bob_language, bob_width)
+    alice = open_page(alice_language, alice_width, player)
+    bob = open_page(bob_language, bob_width, other_player)
     # A buy-in out of range: the API's refusal, word for word, next to the form.
     alice.goto(f"/play/stud/{stud_table.pk}/")
     alice.locator("#buy-in").fill("10.00")
@@ -170,7 +120,9 @@ def test_two_players_play_a_stud_hand_street_by_street(
         page.locator("#buy-in").fill("100.00")
         page.locator("#join-form button[type=submit]").click()
         expect(page.locator("#my-seat")).to_have_text(seat)
-    expect(alice.get_by_role("heading", name=words(alice_language, "Your move"))).to_be_visible()
+    expect(
+        alice.get_by_role("heading", name=in_language(alice_language, "Your move"))
+    ).to_be_visible()
 
     hand = running(stud_table)
     settings.STUD_HAND_PAUSE_SECONDS = 3600  # this hand's result stays the last word
@@ -288,7 +240,7 @@ def _play_drawmaha(page: Page, *, raise_once: bool, twist: str) -> bool:
 
 
 def test_two_players_play_a_drawmaha_hand_through_the_draw_and_the_twist(
-    open_as, player, other_player, drawmaha_table, funded, screenshot, settings
+    open_page, player, other_player, drawmaha_table, funded, screenshot, settings
 ):
     """DM-2..DM-11: at every street each browser draws its own five cards, backs for the
     other's, the board and a taken twist card as the API gives them; the button is marked;
@@ -297,8 +249,8 @@ def test_two_players_play_a_drawmaha_hand_through_the_draw_and_the_twist(
     for number, user in enumerate((player, other_player), start=1):
         drawmaha.join(player=user, table=drawmaha_table, seat=number, buy_in=Decimal("100.00"))
     settings.DRAWMAHA_HAND_PAUSE_SECONDS = 3600  # one hand
-    alice = open_as(player, alice_language, alice_width)
-    bob = open_as(other_player, bob_language, bob_width)
+    alice = open_page(alice_language, alice_width, player)
+    bob = open_page(bob_language, bob_width, other_player)
     users = ((player, alice), (other_player, bob))
     for _, page in users:
         page.goto(f"/play/drawmaha/{drawmaha_table.pk}/")
@@ -366,7 +318,7 @@ def test_two_players_play_a_drawmaha_hand_through_the_draw_and_the_twist(
 
 
 def test_a_stud_recall_shows_the_hand_mucked_at_the_showdown(
-    open_as, player, other_player, stud_table, funded, settings, monkeypatch
+    open_page, player, other_player, stud_table, funded, settings, monkeypatch
 ):
     """ST-10 (source 002): Alice mucks her jack high at the showdown; Bob's recall of the
     hand shows her cards. (The deck is stacked for a known showdown: no seed to verify.)"""
@@ -385,17 +337,17 @@ def test_a_stud_recall_shows_the_hand_mucked_at_the_showdown(
         user = player if state.players[state.state.to_act] == player.pk else other_player
         stud.act(player=user, table=stud_table, action=action)
         hand.refresh_from_db()
-    page = open_as(other_player, language, width)
+    page = open_page(language, width, other_player)
     page.goto(f"/play/recall/stud/{hand.pk}/")
     mucked = page.get_by_test_id("summary-seat-1")
-    expect(mucked).to_contain_text(words(language, "mucked at the showdown"))
+    expect(mucked).to_contain_text(in_language(language, "mucked at the showdown"))
     cards = mucked.locator("svg.card").evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
     assert cards == ["Th", "9d", "8s", "2c", "Jc", "5c", "4d"]
     assert page.evaluate(NO_OVERFLOW)
 
 
 def test_the_recall_pages_and_the_wallet_leads_to_it(
-    open_as, player, other_player, stud_table, funded, monkeypatch, screenshot
+    open_page, player, other_player, stud_table, funded, monkeypatch, screenshot
 ):
     """The recall of a game in pages (newest first), each hand with its result and the
     player's own cards; a wallet entry of a sitting leads to that sitting's hands."""
@@ -409,10 +361,10 @@ def test_the_recall_pages_and_the_wallet_leads_to_it(
         stud.act(player=first, table=stud_table, action="bring_in")
         second = other_player if first == player else player
         stud.act(player=second, table=stud_table, action="fold")
-    page = open_as(player, language, width)
+    page = open_page(language, width, player)
     page.goto("/play/wallet/")
     page.get_by_test_id("wallet-entries").get_by_role(
-        "link", name=words(language, "See in game recall")
+        "link", name=in_language(language, "See in game recall")
     ).first.click()
     expect(page).to_have_url(re.compile(r"/play/recall/\?game=stud&sitting=\d+$"))
     rows = page.get_by_test_id("recall-list").locator("tbody tr")
@@ -437,7 +389,7 @@ def test_the_recall_pages_and_the_wallet_leads_to_it(
 
 
 def test_screens_of_the_peer_tables_recall_and_wallet(
-    open_as, player, other_player, stud_table, drawmaha_table, funded, screenshot
+    open_page, player, other_player, stud_table, drawmaha_table, funded, screenshot
 ):
     """A screenshot of each screen in each language and width, with no horizontal overflow:
     a stud and a Drawmaha table in play, the recall and the wallet."""
@@ -445,7 +397,7 @@ def test_screens_of_the_peer_tables_recall_and_wallet(
         for number, user in enumerate((player, other_player), start=1):
             service.join(player=user, table=table, seat=number, buy_in=Decimal("100.00"))
     for language, width in COMBOS:
-        page = open_as(player, language, width)
+        page = open_page(language, width, player)
         for name, url in (
             ("stud-table", f"/play/stud/{stud_table.pk}/"),
             ("drawmaha-table", f"/play/drawmaha/{drawmaha_table.pk}/"),

@@ -7,16 +7,12 @@ the catalogue translates it; every screen is saved in each language and width.""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.contrib.auth.models import User
 from django.utils import formats, translation
-from django.utils.translation import gettext
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.joker_draw import rtp_lab
 from games.joker_draw import services as joker_draw
@@ -24,16 +20,9 @@ from games.models import Game, Table, TableLimits, TableStatus
 from games.tables.table_game import game_of
 from payouts.approvals import ChangeStatus
 from payouts.models import PaytableVersion, RtpRun
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, in_language, sign_in
 
 D = Decimal
-# Each task in the three languages, the width rotating (common.md: keep the suite short).
-COMBOS = [("en", 1280), ("ru", 390), ("sv", 1280)]
-ALL_COMBOS = [(language, width) for language in ("en", "ru", "sv") for width in (1280, 390)]
-
-
-def t(language: str, text: str) -> str:
-    with translation.override(language):
-        return gettext(text)
 
 
 def amount(language: str, value: Decimal) -> str:
@@ -42,44 +31,16 @@ def amount(language: str, value: Decimal) -> str:
         return formats.localize(value)
 
 
-@pytest.fixture
-def fresh_sign_in(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:
-    """A new browser in ``language`` at ``width`` px, signed in through the sign-in form."""
-    contexts = []
-
-    def open_page(user: User, language: str, width: int) -> Page:
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": 860},
-            locale=language,
-            extra_http_headers={"Accept-Language": language},
-        )
-        context.add_cookies(
-            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.goto("/accounts/login/?next=/staff/")
-        page.locator("#id_username").fill(user.username)
-        page.locator("#id_password").fill(f"{user.username}-pw")
-        page.locator("main form button[type=submit]").click()
-        expect(page).to_have_url(re.compile(r"/staff/$"))
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
 def shot(screenshot: Any, page: Page, name: str, language: str, width: int) -> None:
     screenshot(page, f"pit-{name}-{language}-{width}")
 
 
 @pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_a_table_is_created_given_limits_approved_by_another_and_opened(
-    fresh_sign_in, pit, pit2, language, width, screenshot
+    open_page, pit, pit2, language, width, screenshot
 ):
-    maker = fresh_sign_in(pit, language, width)
+    maker = open_page(language, width)
+    sign_in(maker, pit, "/staff/")
     maker.goto("/staff/tables/new/")
     maker.locator("#id_name").fill("Stud 5")
     maker.locator("#id_game").select_option(Game.SEVEN_CARD_STUD)
@@ -98,15 +59,16 @@ def test_a_table_is_created_given_limits_approved_by_another_and_opened(
     expect(maker).to_have_url(re.compile(rf"/staff/tables/{table.pk}/$"))
     expect(maker.locator(".next-step")).to_have_attribute("data-step", "approve_limits")
     expect(maker.locator(".next-step")).to_contain_text(
-        t(language, "You proposed them: another pit staff member approves them.")
+        in_language(language, "You proposed them: another pit staff member approves them.")
     )
     shot(screenshot, maker, "table-awaiting-approval", language, width)
 
     draft = TableLimits.objects.get(table=table)
-    checker = fresh_sign_in(pit2, language, width)
+    checker = open_page(language, width)
+    sign_in(checker, pit2, "/staff/")
     checker.goto(f"/staff/tables/{table.pk}/")
     # The checker may approve or reject (with a reason); they approve.
-    expect(checker.locator(".next-step")).to_contain_text(t(language, "Why reject it"))
+    expect(checker.locator(".next-step")).to_contain_text(in_language(language, "Why reject it"))
     checker.locator(f".next-step form[action$='/limits/{draft.pk}/approve/'] button").click()
     expect(checker.locator(".next-step")).to_have_attribute("data-step", "open")
     # The reason box is not shown as an error before it is used.
@@ -125,17 +87,18 @@ def test_a_table_is_created_given_limits_approved_by_another_and_opened(
     history = checker.locator("#history table")
     expect(history).to_contain_text("evening shift")
     expect(history).to_contain_text("house limits")
-    expect(history).to_contain_text(t(language, "status"))
+    expect(history).to_contain_text(in_language(language, "status"))
     shot(screenshot, checker, "table-open-with-history", language, width)
 
 
 @pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_a_paytable_version_is_proposed_compared_computed_and_approved(
-    fresh_sign_in, default_paytables, pit, pit2, language, width, screenshot
+    open_page, default_paytables, pit, pit2, language, width, screenshot
 ):
     bonus = default_paytables["bonus"]
     in_force = bonus.active_version()
-    maker = fresh_sign_in(pit, language, width)
+    maker = open_page(language, width)
+    sign_in(maker, pit, "/staff/")
     maker.goto(f"/staff/paytables/{bonus.pk}/propose/")
     top = max(in_force.odds(), key=lambda category: in_force.odds()[category])
     maker.locator(f"#id_{top}").fill("1000:1")
@@ -144,12 +107,15 @@ def test_a_paytable_version_is_proposed_compared_computed_and_approved(
     version = PaytableVersion.objects.get(paytable=bonus, status=ChangeStatus.DRAFT)
     expect(maker).to_have_url(re.compile(rf"/staff/paytables/versions/{version.pk}/$"))
 
-    checker = fresh_sign_in(pit2, language, width)
+    checker = open_page(language, width)
+    sign_in(checker, pit2, "/staff/")
     checker.goto(f"/staff/paytables/versions/{version.pk}/")
     changed = checker.locator(f'tr[data-category="{top}"]')
     expect(changed).to_have_attribute("data-change", "changed")
-    expect(changed).to_contain_text(t(language, "changed"))
-    expect(checker.locator('[data-rtp="proposed"]')).to_have_text(t(language, "not computed"))
+    expect(changed).to_contain_text(in_language(language, "changed"))
+    expect(checker.locator('[data-rtp="proposed"]')).to_have_text(
+        in_language(language, "not computed")
+    )
     shot(screenshot, checker, "paytable-diff", language, width)
 
     checker.locator("#rtp-run button[type=submit]").click()
@@ -161,18 +127,21 @@ def test_a_paytable_version_is_proposed_compared_computed_and_approved(
     expect(checker.locator("#rtp-run")).to_have_attribute("data-status", "done")
     expect(checker.locator("#rtp-progress")).to_have_attribute("value", "100")
     expect(checker.locator('[data-rtp="proposed"]')).to_contain_text("%")
-    checker.get_by_role("button", name=t(language, "Approve v%(number)s") % {"number": 2}).click()
+    checker.get_by_role(
+        "button", name=in_language(language, "Approve v%(number)s") % {"number": 2}
+    ).click()
     version.refresh_from_db()
     assert (version.status, version.approved_by) == (ChangeStatus.APPROVED, pit2)
 
 
 @pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_the_live_pit_shows_each_round_with_its_stakes_and_countdown(
-    fresh_sign_in, joker_table, funded_player, pit, language, width, screenshot
+    open_page, joker_table, funded_player, pit, language, width, screenshot
 ):
     boxes = [joker_draw.BoxRequest(1, D("0.60"), D("0.30"))]
     round_ = joker_draw.open_round(player=funded_player, table=joker_table, boxes=boxes).round
-    page = fresh_sign_in(pit, language, width)
+    page = open_page(language, width)
+    sign_in(page, pit, "/staff/")
     row = page.locator(f'.round-in-play[data-round="{round_.pk}"]')
     expect(row.locator(".stakes")).to_contain_text(amount(language, D("0.60")))
     expect(row.locator(".stakes")).to_contain_text(amount(language, D("0.30")))
@@ -185,7 +154,7 @@ def test_the_live_pit_shows_each_round_with_its_stakes_and_countdown(
 
 
 def test_every_pit_screen_in_every_language_and_width(
-    fresh_sign_in, joker_table, default_paytables, pit, screenshot
+    open_page, joker_table, default_paytables, pit, screenshot
 ):
     """One sweep: each new screen of the pit saved in the three languages at both widths."""
     version = default_paytables["bet"].active_version()
@@ -195,8 +164,9 @@ def test_every_pit_screen_in_every_language_and_width(
         "paytable-version": f"/staff/paytables/versions/{version.pk}/",
         "paytable-history": f"/staff/paytables/{version.paytable_id}/history/",
     }
-    for language, width in ALL_COMBOS:
-        page = fresh_sign_in(pit, language, width)
+    for language, width in EVERY_COMBO:
+        page = open_page(language, width)
+        sign_in(page, pit, "/staff/")
         for name, url in screens.items():
             page.goto(url)
             expect(page.locator("h1")).to_be_visible()

@@ -4,17 +4,13 @@ cash-out; the pit's close after this hand on the live tables screen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.conf import settings as django_settings
 from django.core.management import call_command
-from django.test import Client
-from django.utils import timezone, translation
-from django.utils.translation import gettext
-from playwright.sync_api import Browser, Page, expect
+from django.utils import timezone
+from playwright.sync_api import expect
 
 from games.engine import stud as stud_engine
 from games.models import Round, Seat, SeatStatus, TableStatus
@@ -22,56 +18,11 @@ from games.stud.tasks import STUD as stud
 from games.tables import services as table_services
 from games.tables.tasks import sweep_overdue_rounds
 from payouts.services import deposit
-from tests.fixtures.browser import TIMEOUT
+from tests.fixtures.browser import COMBOS, EVERY_COMBO, TIMEOUT, in_language
 from tests.fixtures.tables import make_stud_table
 
 D = Decimal
-# Each language once, the widths rotating (the sweep below takes all six).
-LOOKS = [("en", 1280), ("ru", 390), ("sv", 1280)]
-ALL_LOOKS = [(language, width) for language in ("en", "ru", "sv") for width in (1280, 390)]
 REASON = "The pit closes at 03:00"
-
-
-def said(language: str, message: str) -> str:
-    """The catalogue's words for ``message`` in ``language``."""
-    with translation.override(language):
-        return gettext(message)
-
-
-@pytest.fixture
-def open_as(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:
-    """A page signed in as ``user``, asking for ``language`` at ``width`` pixels."""
-    contexts = []
-
-    def open_page(user, language: str, width: int) -> Page:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport={"width": width, "height": 860},
-            locale=language,
-            extra_http_headers={"Accept-Language": language},
-        )
-        cookies = {
-            django_settings.SESSION_COOKIE_NAME: client.cookies[
-                django_settings.SESSION_COOKIE_NAME
-            ].value,
-            django_settings.LANGUAGE_COOKIE_NAME: language,
-        }
-        context.add_cookies(
-            [
-                {"name": name, "value": value, "url": live_server.url}
-                for name, value in cookies.items()
-            ]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture
@@ -103,17 +54,17 @@ def sat_out_table(player, other_player, pit, pit2, settings):
     return table
 
 
-@pytest.mark.parametrize(("language", "width"), LOOKS)
+@pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_a_player_sat_out_comes_back_then_cashes_out_of_the_closed_table(
-    open_as, player, sat_out_table, pit, screenshot, language, width
+    open_page, player, sat_out_table, pit, screenshot, language, width
 ):
     table = sat_out_table
-    page = open_as(player, language, width)
+    page = open_page(language, width, player)
     page.goto(f"/play/stud/{table.pk}/")
     sat_out = page.locator("#sat-out")
     expect(sat_out).to_be_visible()
-    expect(sat_out).to_contain_text(said(language, "You are sitting out."))
-    page.get_by_role("button", name=said(language, "I'm back")).click()
+    expect(sat_out).to_contain_text(in_language(language, "You are sitting out."))
+    page.get_by_role("button", name=in_language(language, "I'm back")).click()
     expect(sat_out).to_be_hidden()
     assert Seat.objects.get(table=table, player=player).sat_out_at is None
     running = Round.objects.get(table=table, status="deciding")  # dealt in again at once
@@ -126,7 +77,7 @@ def test_a_player_sat_out_comes_back_then_cashes_out_of_the_closed_table(
     expect(closed).to_be_visible()
     expect(page.locator("#closed-reason")).to_have_text(REASON)
     screenshot(page, f"seat-status-closed-{language}-{width}")
-    page.get_by_role("button", name=said(language, "Cash out")).click()
+    page.get_by_role("button", name=in_language(language, "Cash out")).click()
     leaving = Seat.objects.filter(table=table, player=player, status=SeatStatus.SEATED)
     for _ in range(TIMEOUT // 100):  # the request's answer comes back in the page, then here
         if not leaving.exists():
@@ -142,7 +93,7 @@ def test_a_player_sat_out_comes_back_then_cashes_out_of_the_closed_table(
         stud.act(player=other.player, table=table, action=action)
     expect(page.locator("#closed-gone")).to_be_visible()
     expect(page.locator("#closed-gone")).to_contain_text(
-        said(language, "Your chips from this table are back in your wallet.")
+        in_language(language, "Your chips from this table are back in your wallet.")
     )
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
     call_command("ledger_check", verbosity=0)
@@ -150,22 +101,22 @@ def test_a_player_sat_out_comes_back_then_cashes_out_of_the_closed_table(
 
 
 def test_the_seat_state_and_the_close_control_in_every_language_and_width(
-    open_as, player, sat_out_table, pit, screenshot
+    open_page, player, sat_out_table, pit, screenshot
 ):
     """One sweep of screenshots: the player sat out, and the pit's close refused with the
     seated players' list, in the three languages at both widths."""
     table = sat_out_table
-    for language, width in ALL_LOOKS:
-        page = open_as(player, language, width)
+    for language, width in EVERY_COMBO:
+        page = open_page(language, width, player)
         page.goto(f"/play/stud/{table.pk}/")
         expect(page.locator("#sat-out")).to_be_visible()
         screenshot(page, f"seat-status-sat-out-{language}-{width}")
-        staff = open_as(pit, language, width)
+        staff = open_page(language, width, pit)
         staff.goto("/staff/")
         row = staff.locator(f'tr[data-table="{table.pk}"]')
         row.get_by_role("textbox").fill(REASON)
         row.locator("form.close-table button").click()
-        seated = said(language, "seat %(number)s: %(name)s") % {"number": 1, "name": "alice"}
+        seated = in_language(language, "seat %(number)s: %(name)s") % {"number": 1, "name": "alice"}
         expect(staff.get_by_text(seated, exact=False).first).to_be_visible()
         screenshot(staff, f"staff-close-refused-{language}-{width}")
         page.context.close()

@@ -7,22 +7,16 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.conf import settings as django_settings
 from django.utils import timezone, translation
 from playwright.sync_api import expect
 
 from casino.gaming_day import gaming_day_of
 from casino.templatetags.money import money
 from payouts.services import deposit
+from tests.fixtures.browser import COMBOS, HEIGHTS, in_language
 from tests.fixtures.clock import clock_at
 
 D = Decimal
-HEIGHTS = {1280: 800, 390: 844}
-
-
-def translated(language: str, message: str) -> str:
-    with translation.override(language):
-        return translation.gettext(message)
 
 
 def shown(language: str, amount: str) -> str:
@@ -30,23 +24,19 @@ def shown(language: str, amount: str) -> str:
         return money(D(amount), "USD")
 
 
-@pytest.mark.parametrize(("language", "width"), [("en", 1280), ("ru", 390), ("sv", 1280)])
+@pytest.mark.parametrize(("language", "width"), COMBOS)
 def test_a_player_reads_the_statement_picks_a_period_and_downloads_it(
-    signed_in, live_server, player, pit, language, width, screenshot
+    open_page, player, pit, language, width, screenshot
 ):
     today = gaming_day_of(timezone.now())
     with clock_at(timezone.now() - timedelta(days=40)):
         deposit(player=player, currency="USD", amount=D("1000.00"), reason="cash", by=pit)
     deposit(player=player, currency="USD", amount=D("25.50"), reason="cash", by=pit)
-    page = signed_in(player)
-    page.context.add_cookies(
-        [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-    )
-    page.set_viewport_size({"width": width, "height": HEIGHTS[width]})
+    page = open_page(language, width, player, height=HEIGHTS[width])
     page.goto("/play/")
-    page.get_by_role("link", name=translated(language, "Statement")).click()
+    page.get_by_role("link", name=in_language(language, "Statement")).click()
     expect(
-        page.get_by_role("heading", name=translated(language, "Account statement"))
+        page.get_by_role("heading", name=in_language(language, "Account statement"))
     ).to_be_visible()
     totals = page.get_by_test_id("statement-totals")
 
@@ -59,14 +49,14 @@ def test_a_player_reads_the_statement_picks_a_period_and_downloads_it(
     screenshot(page, f"statement-{language}-{width}")
 
     first = today - timedelta(days=45)
-    page.get_by_label(translated(language, "From gaming day")).fill(first.isoformat())
-    page.get_by_role("button", name=translated(language, "Show")).click()
+    page.get_by_label(in_language(language, "From gaming day")).fill(first.isoformat())
+    page.get_by_role("button", name=in_language(language, "Show")).click()
     expect(usd("deposits")).to_have_text(shown(language, "1025.50"))
     expect(usd("opening_balance")).to_have_text(shown(language, "0.00"))
     assert f"from={first.isoformat()}" in page.url
     screenshot(page, f"statement-period-{language}-{width}")
 
-    link = page.get_by_role("link", name=translated(language, "Download as CSV"))
+    link = page.get_by_role("link", name=in_language(language, "Download as CSV"))
     href = link.get_attribute("href") or ""
     assert f"from={first.isoformat()}&to={today.isoformat()}&format=csv" in href
     response = page.request.get(href)
@@ -79,20 +69,13 @@ def test_a_player_reads_the_statement_picks_a_period_and_downloads_it(
 
 @pytest.mark.parametrize("language", ["en", "ru", "sv"])
 def test_the_statement_and_the_staff_player_page_at_each_width(
-    signed_in, live_server, player, pit, auditor, language, screenshot
+    open_page, player, pit, auditor, language, screenshot
 ):
     deposit(player=player, currency="USD", amount=D("25.50"), reason="cash", by=pit)
-    pages = {"player": signed_in(player), "auditor": signed_in(auditor)}
-    for page in pages.values():
-        page.context.add_cookies(
-            [
-                {
-                    "name": django_settings.LANGUAGE_COOKIE_NAME,
-                    "value": language,
-                    "url": live_server.url,
-                }
-            ]
-        )
+    pages = {
+        "player": open_page(language, 1280, player),
+        "auditor": open_page(language, 1280, auditor),
+    }
     for width, height in HEIGHTS.items():
         page = pages["player"]
         page.set_viewport_size({"width": width, "height": height})

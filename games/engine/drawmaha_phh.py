@@ -43,6 +43,7 @@ from games.engine.common import Event, RuleViolation, clockwise
 from games.engine.dealer import STANDARD_DECK, Deck
 from games.engine.drawmaha import DrawAction, DrawChoice, DrawmahaState, DrawmahaTable, Street
 from games.engine.phh import Replay, Step, read_cards
+from games.engine.rules import DrawmahaRule
 
 VARIANT = "PDM"
 
@@ -174,7 +175,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay[DrawmahaState]:
                     f"p{state.to_act + 1} exchanged one card and must take or reject the "
                     "twist card shown (a '# twist CARD taken|rejected' comment)",
                     field="actions",
-                    rule="DM-6",
+                    rule=DrawmahaRule.ONE_CARD_TWIST,
                 )
             seat, taken, _ = twists.pop(0)
             choice = DrawChoice.TAKE if taken else DrawChoice.REJECT
@@ -184,7 +185,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay[DrawmahaState]:
         raise RuleViolation(
             f"{twists[0][2].text!r}: no twist card is shown for this draw",
             field="actions",
-            rule="DM-6",
+            rule=DrawmahaRule.ONE_CARD_TWIST,
         )
     _check_cards(history, dealt)
     _check_reshuffles(history, reshuffles)
@@ -193,7 +194,7 @@ def replay(hand: DrawmahaHandHistory) -> Replay[DrawmahaState]:
             raise RuleViolation(
                 f"p{seat + 1} shows {''.join(map(str, cards))}, not the hand the rules gave",
                 field="actions",
-                rule="DM-11",
+                rule=DrawmahaRule.SHOWDOWN,
             )
     return Replay(state, tuple(history))
 
@@ -211,7 +212,7 @@ def _apply(
         raise RuleViolation(
             f"{step.text!r} deals from a reshuffle cards the rules do not reshuffle: {error}",
             field="_reshuffles",
-            rule="DM-7",
+            rule=DrawmahaRule.RESHUFFLE,
         ) from None
 
 
@@ -263,24 +264,28 @@ def _check_reshuffles(history: Iterable[Event], reshuffles: tuple[tuple[Card, ..
         raise RuleViolation(
             f"_reshuffles lists {listed}, but the rules reshuffle {muck}",
             field="_reshuffles",
-            rule="DM-7",
+            rule=DrawmahaRule.RESHUFFLE,
         )
 
 
 def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
     players = len(hand.starting_stacks)
     if any(hand.antes) or len(hand.antes) not in (0, players):
-        raise RuleViolation("Drawmaha has no antes", field="antes", rule="DM-1")
+        raise RuleViolation("Drawmaha has no antes", field="antes", rule=DrawmahaRule.TABLE)
     button = hand.extra.get("_button", players - 1 if players > 2 else 0)
     button = phh.read_amount(button, "_button")
     if not 0 <= button < players:
         raise RuleViolation(
-            f"the button is one of players 0 to {players - 1}", field="_button", rule="DM-1"
+            f"the button is one of players 0 to {players - 1}",
+            field="_button",
+            rule=DrawmahaRule.TABLE,
         )
     posted = [b for b in hand.blinds_or_straddles if b]
     if len(hand.blinds_or_straddles) != players or len(posted) != 2:
         raise RuleViolation(
-            "a small and a big blind, one per player", field="blinds_or_straddles", rule="DM-1"
+            "a small and a big blind, one per player",
+            field="blinds_or_straddles",
+            rule=DrawmahaRule.TABLE,
         )
     small = button if players == 2 else (button + 1) % players
     big = (small + 1) % players
@@ -292,7 +297,9 @@ def _table(hand: DrawmahaHandHistory) -> tuple[DrawmahaTable, int]:
         draw_limit=draw_limit,
     )
     if hand.min_bet != table.big_blind:
-        raise RuleViolation("the minimum bet is the big blind", field="min_bet", rule="DM-9")
+        raise RuleViolation(
+            "the minimum bet is the big blind", field="min_bet", rule=DrawmahaRule.POT_LIMIT
+        )
     return table, button
 
 
@@ -337,7 +344,9 @@ def _recorded_cards(steps: list[Step], players: int, button: int) -> tuple[Card,
         len(cards) != drawmaha.HAND_SIZE for cards in hands.values()
     ):
         raise RuleViolation(
-            "every player is dealt five cards (d dh pN c1c2c3c4c5)", field="actions", rule="DM-2"
+            "every player is dealt five cards (d dh pN c1c2c3c4c5)",
+            field="actions",
+            rule=DrawmahaRule.DEAL,
         )
     small = button if players == 2 else (button + 1) % players
     seats = clockwise(range(players), small, players)

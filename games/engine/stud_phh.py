@@ -33,6 +33,7 @@ from games.engine.cards import Card, parse_card
 from games.engine.common import Event, RuleViolation, rule_text
 from games.engine.dealer import STANDARD_DECK, Deck
 from games.engine.phh import Replay, Step, read_cards, read_dealt
+from games.engine.rules import StudRule
 from games.engine.stud import StudState, StudTable
 
 VARIANT = "F7S"
@@ -104,14 +105,16 @@ def replay(hand: HandHistory) -> Replay[StudState]:
     the rule) at the first action the rules do not allow, ValueError if the history is
     malformed or its cards are not the ones the engine deals."""
     if len(set(hand.antes)) != 1 or len(hand.antes) != len(hand.starting_stacks):
-        raise RuleViolation("the table has one ante for every player", field="antes", rule="ST-1")
+        raise RuleViolation(
+            "the table has one ante for every player", field="antes", rule=StudRule.TABLE
+        )
     if not hand.extra.get("ante_trimming_status") and min(hand.starting_stacks) < hand.antes[0]:
         # Untrimmed antes (PHH's default) all go to the first pot, even for a short ante.
         raise RuleViolation(
             "a player all in for less than the ante wins only as much from each other player "
             "(table stakes), so the antes of this hand are trimmed: ante_trimming_status = true",
             field="ante_trimming_status",
-            rule="ST-13",
+            rule=StudRule.SIDE_POTS,
         )
     open_pair_big_bet = phh.read_flag(hand.extra, OPEN_PAIR_BIG_BET, default=True)
     table = StudTable(
@@ -175,12 +178,14 @@ class _Showdown:
                 f"{step.text!r}: cards are shown at the showdown, or once every bet is made "
                 "with players all in",
                 field="actions",
-                rule="ST-10",
+                rule=StudRule.SHOWDOWN_ORDER,
             )
         so_far = frozenset(state.hands[seat].cards) - set(undealt.waiting(seat))
         if step.args != ("-",) and frozenset(read_cards(step.args[0], step.text)) != so_far:
             raise RuleViolation(
-                f"{step.text!r}: those are not the player's cards", field="actions", rule="ST-10"
+                f"{step.text!r}: those are not the player's cards",
+                field="actions",
+                rule=StudRule.SHOWDOWN_ORDER,
             )
         self._shown[seat] = so_far
 
@@ -189,7 +194,7 @@ class _Showdown:
             raise RuleViolation(
                 f"{step.text!r}: the player has shown or mucked already",
                 field="actions",
-                rule="ST-10",
+                rule=StudRule.SHOWDOWN_ORDER,
             )
         self._decisions[seat] = step
 
@@ -332,7 +337,7 @@ def _check_unknown(
         if event.kind == "bring_in_seat":
             cards = [hand.up[0] for hand in state.hands]
             rule, template = (
-                "ST-3",
+                StudRule.BRING_IN,
                 rule_text(
                     "%(player)s's card %(number)s is unknown (??), but it decides who brings in"
                 ),
@@ -340,7 +345,7 @@ def _check_unknown(
         elif event.kind == "deal" and event.data["street"] != stud.Street.THIRD:
             cards = [card for seat in state.in_hand for card in state.hands[seat].up]
             rule, template = (
-                "ST-4",
+                StudRule.FOURTH_STREET,
                 rule_text(
                     "%(player)s's card %(number)s is unknown (??), but it decides who acts first"
                 ),
@@ -348,7 +353,7 @@ def _check_unknown(
         elif event.kind == "show":
             cards = [*state.hands[event.data["seat"]].cards, *filter(None, [state.common])]
             rule, template = (
-                "ST-11",
+                StudRule.CARDS_SPEAK,
                 rule_text(
                     "%(player)s's card %(number)s is unknown (??), but the showdown needs it"
                 ),
@@ -390,7 +395,7 @@ def _dealt_once(steps: Sequence[Step]) -> Iterator[tuple[Step, _Cards]]:
                     f"{step.text!r}: {card} was dealt to p{seat + 1}, who folded; folded cards "
                     "are never used again (only the burns are reshuffled for the last card)",
                     field="actions",
-                    rule="ST-9",
+                    rule=StudRule.LAST_CARD,
                 )
             raise ValueError(f"{step.text!r}: the hand history deals {card} twice")
         yield step, cards
@@ -441,8 +446,8 @@ class _Dealt:
 
 def _dealing_rule(state: StudState) -> str:
     if state.deck.reshuffles:  # the deck ran out: the last card
-        return "ST-9"
-    return "ST-2" if state.street == stud.Street.THIRD else "ST-4"
+        return StudRule.LAST_CARD
+    return StudRule.THIRD_STREET if state.street == stud.Street.THIRD else StudRule.FOURTH_STREET
 
 
 def _action(state: StudState, seat: int, step: Step) -> Action:
@@ -463,7 +468,9 @@ def _action(state: StudState, seat: int, step: Step) -> Action:
             state.hands[seat].cards
         ):
             raise RuleViolation(
-                f"{step.text!r}: those are not the player's cards", field="actions", rule="ST-10"
+                f"{step.text!r}: those are not the player's cards",
+                field="actions",
+                rule=StudRule.SHOWDOWN_ORDER,
             )
         return Action(seat, ActionKind.SHOW)
     raise ValueError(f"cannot read the action {step.text!r}")

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 class PeerTableGame(TableGame):
     peer: ClassVar[PeerGame[Any, Any]]  # the game's tables' services, with their timer
-    # What each kind of event its hands record says in a hand's history: ``PEER_WORDS`` and
-    # the game's own kinds'.
+    # What each kind of event its hands record says in a hand's history: the peer tables'
+    # words (``PEER_WORDS``) and the words of the game's own kinds.
     event_words: ClassVar[Wordings]
 
     def load_hand(self, engine_state: dict[str, Any]) -> PeerHand[PeerState]:

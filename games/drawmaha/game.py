@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any, cast
 from django.urls import URLPattern
 
 from games.drawmaha import limits, replay, tasks, urls
+from games.drawmaha.event_words import DRAWMAHA_WORDS
 from games.drawmaha.serializers import hand_json
 from games.engine import drawmaha
 from games.engine.cards import Card
 from games.models import Game, Round
+from games.peer.event_words import PEER_WORDS
 from games.peer.game import PeerTableGame
 from games.peer.hands import PeerHand, PeerState
 
@@ -27,6 +29,7 @@ class DrawmahaTables(PeerTableGame):
     limit_fields = limits.LIMIT_FIELDS
     default_limits = limits.DEFAULT_LIMITS
     peer = tasks.DRAWMAHA
+    event_words = {**PEER_WORDS, **DRAWMAHA_WORDS}
 
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
         return limits.limit_problems(values)

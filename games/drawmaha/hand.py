@@ -17,7 +17,8 @@ from games.peer.hands import to_cents
 BETTING = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 DRAW_CHOICES = tuple(choice.value for choice in DrawChoice)
 ACTIONS = tuple(kind.value for kind in BETTING) + DRAW_CHOICES
-FORCED = frozenset({"small_blind", "big_blind"})  # DM-1: into the pot before any decision
+# DM-1: into the pot before any decision
+FORCED = frozenset({drawmaha.DrawmahaEvent.SMALL_BLIND, drawmaha.DrawmahaEvent.BIG_BLIND})
 
 
 @dataclass(frozen=True)

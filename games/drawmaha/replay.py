@@ -10,7 +10,7 @@ from games.engine.betting import WAGERS, Action, ActionKind
 from games.engine.cards import parse_cards
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
-from games.engine.drawmaha import DrawAction, DrawChoice
+from games.engine.drawmaha import DrawAction, DrawChoice, DrawmahaEvent
 from games.models import Round, TableLimits
 from games.peer.hands import SERVICE_EVENTS
 from games.peer.replay import compare_stacks_and_ledger
@@ -23,11 +23,14 @@ def _drawmaha_decision(kind: str, data: dict[str, Any]) -> Action | DrawAction |
     if kind in drawmaha_hand.BETTING:
         amount = data["amount"] if kind in WAGERS else None
         return Action(data["seat"], ActionKind(kind), amount)
-    if kind == "exchange":
+    if kind == DrawmahaEvent.EXCHANGE:
         discards = tuple(parse_cards(" ".join(data["discards"])))
         return DrawAction(data["seat"], DrawChoice.EXCHANGE, discards)
-    if kind in ("twist_taken", "twist_rejected"):  # DM-6: the player's take or reject
-        choice = DrawChoice.TAKE if kind == "twist_taken" else DrawChoice.REJECT
+    if kind in (
+        DrawmahaEvent.TWIST_TAKEN,
+        DrawmahaEvent.TWIST_REJECTED,
+    ):  # DM-6: the player's take or reject
+        choice = DrawChoice.TAKE if kind == DrawmahaEvent.TWIST_TAKEN else DrawChoice.REJECT
         return DrawAction(data["seat"], choice)
     return None
 

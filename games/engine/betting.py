@@ -44,6 +44,27 @@ class ActionKind(StrEnum):
     MUCK = "muck"
 
 
+class PeerEvent(StrEnum):
+    """What a hand's history records at every peer table, whichever the game: the players'
+    betting (as their ``ActionKind``), the cards dealt, shown and reshuffled, and the pots."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    BET = "bet"
+    RAISE = "raise"
+    UNCALLED_BET_RETURNED = "uncalled_bet_returned"
+    DEAL = "deal"
+    BURN = "burn"
+    RESHUFFLE = "reshuffle"  # FS-6: the burns (ST-9) or the muck (DM-7) shuffled into a deck
+    SHOW = "show"
+    RAKE = "rake"
+    POT_AWARDED = "pot_awarded"
+    HAND_OVER = "hand_over"
+
+
 AGGRESSIVE = frozenset({ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE})
 WAGERS = AGGRESSIVE | {ActionKind.CALL, ActionKind.BRING_IN}
 
@@ -333,7 +354,7 @@ def act(round_: BettingRound, action: Action) -> tuple[BettingRound, Event]:
         round_ = replace(round_, chips=_with(round_.chips, seat, folded))
     else:
         round_ = replace(round_, reopen_at=_with(round_.reopen_at, seat, _reopen_level(round_)))
-    return _pass_turn(round_, seat), Event(action.kind.value, {"seat": seat})
+    return _pass_turn(round_, seat), Event(PeerEvent(action.kind), {"seat": seat})
 
 
 def _amount_refusal(
@@ -404,7 +425,7 @@ def _wager(
         round_ = _raised(round_, seat, kind, amount)
     round_ = replace(round_, reopen_at=_with(round_.reopen_at, seat, _reopen_level(round_)))
     event = Event(
-        kind.value, {"seat": seat, "amount": amount, "added": added, "all_in": player.all_in}
+        PeerEvent(kind), {"seat": seat, "amount": amount, "added": added, "all_in": player.all_in}
     )
     return _pass_turn(round_, seat), event
 
@@ -505,7 +526,7 @@ def return_uncalled(chips: Sequence[Chips]) -> tuple[tuple[Chips, ...], Event | 
         return players, None
     player = players[top]
     returned = replace(player, stack=player.stack + excess, committed=player.committed - excess)
-    event = Event("uncalled_bet_returned", {"seat": top, "amount": excess})
+    event = Event(PeerEvent.UNCALLED_BET_RETURNED, {"seat": top, "amount": excess})
     return _with(players, top, returned), event
 
 

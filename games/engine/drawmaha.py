@@ -45,6 +45,7 @@ from games.engine.betting import (
     Chips,
     HandChips,
     LegalAction,
+    PeerEvent,
     PotLimit,
     Rake,
 )
@@ -81,6 +82,20 @@ class Street(StrEnum):
     TURN = "turn"
     RIVER = "river"
     OVER = "over"
+
+
+class DrawmahaEvent(StrEnum):
+    """What a Drawmaha hand's history records beside the peer tables' events (``PeerEvent``)."""
+
+    SMALL_BLIND = "small_blind"  # DM-1
+    BIG_BLIND = "big_blind"
+    BOARD = "board"  # DM-4, DM-8: the flop, the turn and the river
+    DRAW = "draw"  # DM-5: the draw opens, its order and how many cards each may exchange
+    EXCHANGE = "exchange"
+    TWIST_SHOWN = "twist_shown"  # DM-6
+    TWIST_TAKEN = "twist_taken"
+    TWIST_REJECTED = "twist_rejected"
+    REPLACEMENTS = "replacements"  # DM-5: the cards an exchange gets, face down
 
 
 class DrawChoice(StrEnum):
@@ -286,7 +301,7 @@ def start_hand(
         Event(
             kind, {"seat": seat, "amount": round_.bets[seat], "all_in": round_.chips[seat].all_in}
         )
-        for kind, seat in (("small_blind", small), ("big_blind", big))
+        for kind, seat in ((DrawmahaEvent.SMALL_BLIND, small), (DrawmahaEvent.BIG_BLIND, big))
     ]
     hands: list[tuple[Card, ...]] = [()] * players
     dealt = []
@@ -297,7 +312,7 @@ def start_hand(
             deck, (card,) = deck.deal(1)
             hands[seat] = (*hands[seat], card)
             dealt.append(dealt_card_json(card, audit, seat=seat))
-    events.append(Event("deal", {"street": Street.PREFLOP.value, "cards": dealt}))
+    events.append(Event(PeerEvent.DEAL, {"street": Street.PREFLOP.value, "cards": dealt}))
     state = DrawmahaState(
         table=table,
         button=button,
@@ -324,7 +339,7 @@ def _deal(
             deck = deck.reshuffle(muck)
             events.append(
                 Event(
-                    "reshuffle",
+                    PeerEvent.RESHUFFLE,
                     {
                         "rule": DrawmahaRule.RESHUFFLE,
                         "returned": cards_to_json(muck),
@@ -357,7 +372,10 @@ def _advance(state: DrawmahaState, events: list[Event]) -> tuple[DrawmahaState, 
         elif state.street == Street.FLOP:
             state = replace(state, street=Street.DRAW)
             events.append(
-                Event("draw", {"order": list(state.draw_order), "max_cards": state.max_exchange})
+                Event(
+                    DrawmahaEvent.DRAW,
+                    {"order": list(state.draw_order), "max_cards": state.max_exchange},
+                )
             )
         elif state.street == Street.TURN:
             state = _deal_board(state, Street.RIVER, 1, events)
@@ -371,7 +389,7 @@ def _deal_board(
     """DM-4, DM-8: cards face up on the board, no burn card; then the betting round from the
     first active player left of the button."""
     state, cards, dealt = _deal(state, count, events)
-    events.append(Event("board", {"street": street.value, "cards": dealt}))
+    events.append(Event(DrawmahaEvent.BOARD, {"street": street.value, "cards": dealt}))
     round_ = betting.next_round(
         state.betting,
         PotLimit(state.table.big_blind),
@@ -412,7 +430,7 @@ def apply(state: DrawmahaState, action: Action | DrawAction) -> tuple[DrawmahaSt
         )
     round_, event = betting.act(state.betting, action)
     events = [Event(event.kind, {"street": state.street.value, **event.data})]
-    if event.kind == betting.ActionKind.FOLD:
+    if event.kind == PeerEvent.FOLD:
         # DM-7: a folded hand goes to the muck, from which the draw may be reshuffled.
         state = replace(state, muck=state.muck + state.hands[action.seat])
     return _advance(replace(state, betting=round_), events)
@@ -481,7 +499,8 @@ def _declare(
     )
     events = [
         Event(
-            "exchange", {"seat": seat, "count": len(discards), "discards": cards_to_json(discards)}
+            DrawmahaEvent.EXCHANGE,
+            {"seat": seat, "count": len(discards), "discards": cards_to_json(discards)},
         )
     ]
     if len(state.exchanges) == len(state.draw_order):
@@ -498,10 +517,10 @@ def _deal_replacements(state: DrawmahaState, events: list[Event]) -> DrawmahaSta
         if len(exchange.discards) == 1:
             # DM-6: the top card is shown face up; the player decides.
             state, (card,), (shown,) = _deal(state, 1, events, seat=exchange.seat)
-            events.append(Event("twist_shown", shown))
+            events.append(Event(DrawmahaEvent.TWIST_SHOWN, shown))
             return _replace_exchange(state, replace(exchange, twist=card))
         state, cards, dealt = _deal(state, len(exchange.discards), events, seat=exchange.seat)
-        events.append(Event("replacements", {"seat": exchange.seat, "cards": dealt}))
+        events.append(Event(DrawmahaEvent.REPLACEMENTS, {"seat": exchange.seat, "cards": dealt}))
         state = _receive(state, exchange, cards)
     return state
 
@@ -514,14 +533,15 @@ def _twist(
     state = _replace_exchange(state, exchange)
     events = [
         Event(
-            "twist_taken" if take else "twist_rejected", {"seat": exchange.seat, "card": str(card)}
+            DrawmahaEvent.TWIST_TAKEN if take else DrawmahaEvent.TWIST_REJECTED,
+            {"seat": exchange.seat, "card": str(card)},
         )
     ]
     if take:
         state = _receive(state, exchange, (card,))
     else:
         state, cards, dealt = _deal(state, 1, events, seat=exchange.seat)
-        events.append(Event("replacements", {"seat": exchange.seat, "cards": dealt}))
+        events.append(Event(DrawmahaEvent.REPLACEMENTS, {"seat": exchange.seat, "cards": dealt}))
         state = _receive(state, exchange, cards)
     return _advance(_deal_replacements(state, events), events)
 
@@ -557,7 +577,7 @@ def _award(state: DrawmahaState, events: list[Event]) -> tuple[DrawmahaState, li
         for seat in clockwise(state.in_hand, state.button + 1, players):
             events.append(
                 Event(
-                    "show",
+                    PeerEvent.SHOW,
                     {
                         "seat": seat,
                         "cards": cards_to_json(state.hands[seat]),
@@ -573,7 +593,7 @@ def _award(state: DrawmahaState, events: list[Event]) -> tuple[DrawmahaState, li
     rakes = state.table.rake.of([pot.amount for pot in pots])
     for number, (pot, rake) in enumerate(zip(pots, rakes, strict=True)):
         if rake:
-            events.append(Event("rake", {"pot": number, "amount": rake}))
+            events.append(Event(PeerEvent.RAKE, {"pot": number, "amount": rake}))
         if showdown:
             draw_half, omaha_half = betting.halve(pot.amount - rake)
             awards = (
@@ -588,7 +608,7 @@ def _award(state: DrawmahaState, events: list[Event]) -> tuple[DrawmahaState, li
                 stacks[seat] += share
             events.append(
                 Event(
-                    "pot_awarded",
+                    PeerEvent.POT_AWARDED,
                     {
                         "pot": number,
                         "part": award.part.value,
@@ -608,7 +628,7 @@ def _award(state: DrawmahaState, events: list[Event]) -> tuple[DrawmahaState, li
         street=Street.OVER,
         results=tuple(results),
     )
-    events.append(Event("hand_over", {"stacks": stacks, "rake": state.rake}))
+    events.append(Event(PeerEvent.HAND_OVER, {"stacks": stacks, "rake": state.rake}))
     return state, events
 
 

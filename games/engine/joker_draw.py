@@ -43,6 +43,19 @@ ROYAL_FLUSH = "royal_flush"
 Paytable = Mapping[str, Fraction]
 
 
+class JokerDrawEvent(StrEnum):
+    """What a joker draw round's history records, in the order a round plays."""
+
+    DEALT = "dealt"  # JD-3: every box's cards and the dealer's
+    FOLD = "fold"  # a box's decisions (JD-5, JD-6, JD-7)
+    BET = "bet"
+    EXCHANGE = "exchange"
+    DEALER_REVEAL = "dealer_reveal"  # JD-8
+    DEALER_DRAW = "dealer_draw"
+    DEALER_HAND = "dealer_hand"  # JD-10: whether the dealer qualifies
+    BOX_SETTLED = "box_settled"  # JD-11..JD-13
+
+
 def no_game_odds(bet_paytable: Paytable) -> Fraction:
     """What the total ante is paid when the dealer has no game: the bet paytable's `no_game`
     line, or 2:3 when the version has none (JD-11, JD-11a)."""
@@ -233,7 +246,7 @@ def start_round(
     )
     events = [
         Event(
-            "dealt",
+            JokerDrawEvent.DEALT,
             {
                 "boxes": {str(box.number): cards_to_json(box.cards) for box in boxes},
                 "dealer": cards_to_json(state.dealer_initial),
@@ -291,13 +304,17 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
         box = replace(box, status=BoxStatus.FOLDED, timed_out=action.timed_out)
         events = [
             Event(
-                "fold", {"box": box.number, "ante": _money(box.ante), "timed_out": action.timed_out}
+                JokerDrawEvent.FOLD,
+                {"box": box.number, "ante": _money(box.ante), "timed_out": action.timed_out},
             )
         ]
     elif isinstance(action, Bet):
         box = replace(box, status=BoxStatus.BET)
         events = [
-            Event("bet", {"box": box.number, "bet": _money(2 * box.ante), "ante": _money(box.ante)})
+            Event(
+                JokerDrawEvent.BET,
+                {"box": box.number, "bet": _money(2 * box.ante), "ante": _money(box.ante)},
+            )
         ]
     else:
         state, box, events = _exchange(state, box, action.cards)
@@ -350,7 +367,7 @@ def _exchange(
     new_cards = tuple(next(replacements) if card in discards else card for card in box.cards)
     box = replace(box, cards=new_cards, exchanges=box.exchanges + 1)
     event = Event(
-        "exchange",
+        JokerDrawEvent.EXCHANGE,
         {
             "box": box.number,
             "number": box.exchanges,
@@ -369,7 +386,9 @@ def _exchange(
 
 def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
     """Every box is closed: the dealer reveals and draws once unless all folded (JD-8)."""
-    events: list[Event] = [Event("dealer_reveal", {"cards": cards_to_json(state.dealer_initial)})]
+    events: list[Event] = [
+        Event(JokerDrawEvent.DEALER_REVEAL, {"cards": cards_to_json(state.dealer_initial)})
+    ]
     dealer_final = state.dealer_initial
     if any(box.status == BoxStatus.BET for box in state.boxes):
         discards = tuple(dealer_discards(list(state.dealer_initial)))
@@ -380,7 +399,7 @@ def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
         )
         events.append(
             Event(
-                "dealer_draw",
+                JokerDrawEvent.DEALER_DRAW,
                 {
                     "discarded": cards_to_json(discards),
                     "drawn": cards_to_json(state.deck[start : start + len(discards)]),
@@ -395,7 +414,7 @@ def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
     qualifies = dealer_qualifies(dealer)
     events.append(
         Event(
-            "dealer_hand",
+            JokerDrawEvent.DEALER_HAND,
             {"category": dealer.category, "hand": dealer.name, "qualifies": qualifies},
         )
     )
@@ -403,7 +422,7 @@ def _finish(state: RoundState) -> tuple[RoundState, list[Event]]:
         settle_box(box, dealer, dict(state.bet_paytable), dict(state.bonus_paytable))
         for box in state.boxes
     )
-    events += [Event("box_settled", result_json(result)) for result in results]
+    events += [Event(JokerDrawEvent.BOX_SETTLED, result_json(result)) for result in results]
     return replace(state, results=results, phase=Phase.SETTLED), events
 
 

@@ -36,6 +36,7 @@ from games.engine.betting import (
     FixedLimit,
     HandChips,
     LegalAction,
+    PeerEvent,
     Rake,
 )
 from games.engine.cards import Card, parse_card
@@ -74,6 +75,16 @@ class Street(StrEnum):
     SEVENTH = "seventh"
     SHOWDOWN = "showdown"
     OVER = "over"
+
+
+class StudEvent(StrEnum):
+    """What a stud hand's history records beside the peer tables' events (``PeerEvent``)."""
+
+    ANTE = "ante"  # ST-2
+    BRING_IN_SEAT = "bring_in_seat"  # ST-3: the lowest door card, who brings in
+    COMMON_CARD = "common_card"  # ST-9, ST-12
+    SHOWDOWN = "showdown"  # ST-10: the order the hands are shown in
+    MUCK = "muck"  # ST-10
 
 
 _NEXT_STREET = {
@@ -205,7 +216,9 @@ def start_hand(
         chips, paid = betting.post(chips, seat, table.ante)
         if paid:
             events.append(
-                Event("ante", {"seat": seat, "amount": paid, "all_in": chips[seat].stack == 0})
+                Event(
+                    StudEvent.ANTE, {"seat": seat, "amount": paid, "all_in": chips[seat].stack == 0}
+                )
             )
     hands = [StudHand() for _ in stacks]
     dealt = []
@@ -216,10 +229,10 @@ def start_hand(
             deck, (card,) = deck.deal(1)
             hands[seat] = _give(hands[seat], card, face_up)
             dealt.append(_dealt_json(seat, card, face_up, audit))
-    events.append(Event("deal", {"street": Street.THIRD.value, "cards": dealt}))
+    events.append(Event(PeerEvent.DEAL, {"street": Street.THIRD.value, "cards": dealt}))
     bring_in = _bring_in_seat(hands, chips)
     events.append(
-        Event("bring_in_seat", {"seat": bring_in, "door_card": str(hands[bring_in].up[0])})
+        Event(StudEvent.BRING_IN_SEAT, {"seat": bring_in, "door_card": str(hands[bring_in].up[0])})
     )
     limit = FixedLimit((table.small_bet,), rule=StudRule.BRING_IN, bring_in=table.bring_in)
     round_ = betting.open_round(
@@ -274,7 +287,7 @@ def _deal_street(state: StudState, street: Street, events: list[Event]) -> StudS
     deck, hands = state.deck, list(state.hands)
     audit = positions(deck, 1)
     deck, (burn,) = deck.deal(1)
-    events.append(Event("burn", {"street": street.value, "card": str(burn), **audit}))
+    events.append(Event(PeerEvent.BURN, {"street": street.value, "card": str(burn), **audit}))
     state = replace(state, burns=(*state.burns, burn))
     live = state.in_hand
     face_up = street != Street.SEVENTH
@@ -288,7 +301,7 @@ def _deal_street(state: StudState, street: Street, events: list[Event]) -> StudS
             deck, (card,) = deck.deal(1)
             hands[seat] = _give(hands[seat], card, face_up)
             dealt.append(_dealt_json(seat, card, face_up, audit))
-        events.append(Event("deal", {"street": street.value, "cards": dealt}))
+        events.append(Event(PeerEvent.DEAL, {"street": street.value, "cards": dealt}))
     state = replace(state, deck=deck, hands=tuple(hands), street=street, common=common)
     opener = _opener(state)
     round_ = betting.next_round(
@@ -309,7 +322,7 @@ def _last_card(state: StudState, deck: Deck, events: list[Event]) -> tuple[Deck,
     deck = deck.reshuffle(state.burns)
     events.append(
         Event(
-            "reshuffle",
+            PeerEvent.RESHUFFLE,
             {
                 "rule": StudRule.LAST_CARD,
                 "form": "last_card" if enough else "common_card",
@@ -323,7 +336,7 @@ def _last_card(state: StudState, deck: Deck, events: list[Event]) -> tuple[Deck,
         return deck, None
     audit = positions(deck, 1)
     deck, (common,) = deck.deal(1)
-    events.append(Event("common_card", {"card": str(common), **audit}))
+    events.append(Event(StudEvent.COMMON_CARD, {"card": str(common), **audit}))
     return deck, common
 
 
@@ -411,7 +424,7 @@ def _start_showdown(state: StudState, events: list[Event]) -> tuple[StudState, l
     final = state.betting
     first = final.aggressor if final.aggressor is not None else final.order[0]
     order = clockwise(state.in_hand, first, len(state.hands))
-    events.append(Event("showdown", {"order": list(order)}))
+    events.append(Event(StudEvent.SHOWDOWN, {"order": list(order)}))
     state = replace(
         state,
         betting=replace(final, chips=chips),
@@ -469,9 +482,9 @@ def _showdown_choice(
     if shown:
         value = state.value(seat)
         data = {"seat": seat, "cards": cards_to_json(hands[seat].cards), "hand": value.name}
-        events = [Event("show", data)]
+        events = [Event(PeerEvent.SHOW, data)]
     else:
-        events = [Event("muck", {"seat": seat})]
+        events = [Event(StudEvent.MUCK, {"seat": seat})]
     if all(state.hands[s].shown is not None for s in state.showdown_order):
         return _award(state, events)
     return state, events
@@ -502,7 +515,7 @@ def _award(state: StudState, events: list[Event]) -> tuple[StudState, list[Event
     rakes = state.table.rake.of([pot.amount for pot in pots])
     for number, (pot, rake) in enumerate(zip(pots, rakes, strict=True)):
         if rake:
-            events.append(Event("rake", {"pot": number, "amount": rake}))
+            events.append(Event(PeerEvent.RAKE, {"pot": number, "amount": rake}))
         if state.street == Street.SHOWDOWN:
             contenders = {s: state.value(s) for s in pot.eligible if state.hands[s].shown}
             best = max(contenders.values())
@@ -517,7 +530,7 @@ def _award(state: StudState, events: list[Event]) -> tuple[StudState, list[Event
         results.append(PotResult(pot.amount, rake, pot.eligible, tuple(sorted(shares.items()))))
         events.append(
             Event(
-                "pot_awarded",
+                PeerEvent.POT_AWARDED,
                 {
                     "pot": number,
                     "amount": pot.amount - rake,
@@ -535,7 +548,7 @@ def _award(state: StudState, events: list[Event]) -> tuple[StudState, list[Event
         street=Street.OVER,
         results=tuple(results),
     )
-    events.append(Event("hand_over", {"stacks": stacks, "rake": state.rake}))
+    events.append(Event(PeerEvent.HAND_OVER, {"stacks": stacks, "rake": state.rake}))
     return state, events
 
 

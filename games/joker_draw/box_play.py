@@ -27,7 +27,7 @@ from django.db.models import Count, Sum
 from games.engine import joker_draw_review
 from games.engine.cards import parse_cards
 from games.engine.common import cards_from_json
-from games.engine.joker_draw import BoxStatus, from_json
+from games.engine.joker_draw import BoxStatus, JokerDrawEvent, from_json
 from games.engine.joker_draw_best import Option
 from games.joker_draw import best_play
 from games.models import EXPECTATION_PLACES, BoxPlay, BoxSettlement, RoundEvent
@@ -104,9 +104,9 @@ def _record(batch: list[BoxSettlement], solution: best_play.best.Solution) -> in
 def _draws(round_ids: Iterable[int]) -> dict[tuple[int, int], list[joker_draw_review.Draw]]:
     """Every exchange of the rounds' boxes, in order, from the hand history."""
     draws: dict[tuple[int, int], list[joker_draw_review.Draw]] = defaultdict(list)
-    events = RoundEvent.objects.filter(round_id__in=list(round_ids), kind="exchange").order_by(
-        "round_id", "sequence"
-    )
+    events = RoundEvent.objects.filter(
+        round_id__in=list(round_ids), kind=JokerDrawEvent.EXCHANGE
+    ).order_by("round_id", "sequence")
     for round_id, data in events.values_list("round_id", "data"):
         draws[round_id, data["box"]].append(
             joker_draw_review.Draw(

@@ -11,6 +11,7 @@ from django.db.models import Sum
 
 from games.engine import fairness, joker_draw
 from games.engine.cards import parse_cards
+from games.engine.joker_draw import JokerDrawEvent
 from games.models import Round
 from games.tables.replay import compare_events, revealed
 from games.tables.table_game import ReplayReport
@@ -19,11 +20,11 @@ from payouts.models import AccountKind, LedgerEntry
 
 
 def _decision(event: dict[str, Any], kind: str) -> joker_draw.Action | None:
-    if kind == "fold":
+    if kind == JokerDrawEvent.FOLD:
         return joker_draw.Fold(event["box"], timed_out=event.get("timed_out", False))
-    if kind == "bet":
+    if kind == JokerDrawEvent.BET:
         return joker_draw.Bet(event["box"])
-    if kind == "exchange":
+    if kind == JokerDrawEvent.EXCHANGE:
         return joker_draw.Exchange(event["box"], tuple(parse_cards(" ".join(event["discarded"]))))
     return None
 

@@ -16,7 +16,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from games.engine.joker_draw import NO_GAME_ODDS, no_game_odds
+from games.engine.joker_draw import NO_GAME_ODDS, JokerDrawEvent, no_game_odds
 from games.models import (
     BoxSettlement,
     Game,
@@ -47,7 +47,7 @@ def overdue_rounds() -> list[tuple[int, int]]:
 
 # Events of a joker draw round that take cards off the deck, with their deck positions (JD-3,
 # JD-4, JD-8).
-_DEALING_EVENTS = ("dealt", "exchange", "dealer_draw")
+_DEALING_EVENTS = (JokerDrawEvent.DEALT, JokerDrawEvent.EXCHANGE, JokerDrawEvent.DEALER_DRAW)
 
 
 def dealt_cards(round_: Round) -> list[tuple[int, str]]:
@@ -59,7 +59,7 @@ def dealt_cards(round_: Round) -> list[tuple[int, str]]:
     dealt: list[tuple[int, str]] = []
     events = round_.events.filter(kind__in=_DEALING_EVENTS).values_list("kind", "data")
     for kind, data in events:
-        if kind == "dealt":
+        if kind == JokerDrawEvent.DEALT:
             for holder, positions in data["positions"].items():
                 cards = data["dealer"] if holder == "dealer" else data["boxes"][holder]
                 dealt += zip(positions, cards, strict=True)

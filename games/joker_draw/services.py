@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db import IntegrityError
@@ -76,6 +77,12 @@ class RoundPlay:
 
 
 ACTIONS = ("fold", "bet", "exchange")
+
+
+class JokerDrawHouseEvent(StrEnum):
+    """What the house records in a joker draw round's history beside the engine's events."""
+
+    ROUND_OPENED = "round_opened"  # the stakes taken and the rules in force
 
 
 def open_round(
@@ -155,7 +162,10 @@ def open_round(
             created_at=now,
             house_hold=hold,
         )
-        history = [joker_draw.Event("round_opened", _opening_facts(round_, stakes)), *events]
+        history = [
+            joker_draw.Event(JokerDrawHouseEvent.ROUND_OPENED, _opening_facts(round_, stakes)),
+            *events,
+        ]
         try:
             sql.insert_round(round_, history, actor_id=player.pk)
         except IntegrityError as clash:
@@ -492,7 +502,9 @@ def _staked(state: joker_draw.RoundState) -> Decimal:
 
 def _dealer_hand(events: Sequence[joker_draw.Event]) -> dict[str, Any]:
     """The dealer's final hand as the engine judged it when it settled the round (JD-10)."""
-    return next(event.data for event in events if event.kind == "dealer_hand")
+    return next(
+        event.data for event in events if event.kind == joker_draw.JokerDrawEvent.DEALER_HAND
+    )
 
 
 def _settle(

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from casino.refusals import Kind
 from games.engine import joker_draw as engine
 from games.engine.cards import parse_card
+from games.engine.joker_draw import JokerDrawEvent
 from games.engine.rules import JokerDrawRule
 from games.joker_draw import best_play
 from games.joker_draw.sql import paytable_version
@@ -73,9 +74,9 @@ def advice(*, player_id: int, round_id: int, box: int) -> dict[str, Any]:
     else:
         drawn = [
             parse_card(card)
-            for data in round_.events.filter(kind="exchange", data__box=box).values_list(
-                "data", flat=True
-            )
+            for data in round_.events.filter(
+                kind=JokerDrawEvent.EXCHANGE, data__box=box
+            ).values_list("data", flat=True)
             for card in data["drawn"]
         ]
         seen = [*deciding.initial_cards, *drawn]

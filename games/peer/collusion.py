@@ -41,9 +41,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS
 
+from games.engine.betting import PeerEvent
+from games.engine.drawmaha import DrawmahaEvent
 from games.engine.hands import strong_holding
 from games.models import Round, RoundEvent, RoundStatus
-from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState
+from games.peer.hands import HouseEvent, PeerHand, PeerState
 from games.peer.services import PeerGame
 from games.tables.table_game import all_games
 from payouts.models import CENT
@@ -53,11 +55,23 @@ if TYPE_CHECKING:
 
 State = TypeVar("State", bound=PeerState)
 
-DECISIONS = frozenset({"fold", "check", "call", "bring_in", "complete", "bet", "raise"})
-AGGRESSIVE = frozenset({"complete", "bet", "raise"})
+DECISIONS = frozenset(
+    {
+        PeerEvent.FOLD,
+        PeerEvent.CHECK,
+        PeerEvent.CALL,
+        PeerEvent.BRING_IN,
+        PeerEvent.COMPLETE,
+        PeerEvent.BET,
+        PeerEvent.RAISE,
+    }
+)
+AGGRESSIVE = frozenset({PeerEvent.COMPLETE, PeerEvent.BET, PeerEvent.RAISE})
 # What sets the bet a later player of the street faces.
-OPENERS = AGGRESSIVE | {"bring_in", "big_blind"}
-AUTOMATIC = frozenset({TIMED_OUT, LEFT_TABLE})  # the next decision is the house's
+OPENERS = AGGRESSIVE | {PeerEvent.BRING_IN, DrawmahaEvent.BIG_BLIND}
+AUTOMATIC = frozenset(
+    {HouseEvent.TIMED_OUT, HouseEvent.LEFT_TABLE}
+)  # the next decision is the house's
 READ_KINDS = DECISIONS | OPENERS | AUTOMATIC
 
 # Fewer chances than these on either side of a comparison give no score: too few to tell.
@@ -125,12 +139,12 @@ def read_hand(
         if kind in DECISIONS:
             facing: int | None = opener if opener != seat else None
             if not automatic:
-                strong = kind == "fold" and strong_holding(folded_cards(hand, seat))
+                strong = kind == PeerEvent.FOLD and strong_holding(folded_cards(hand, seat))
                 decisions.append(
                     Decision(seat, kind, frozenset(in_hand - {seat}), facing, strong=strong)
                 )
             automatic = False
-            if kind == "fold":
+            if kind == PeerEvent.FOLD:
                 in_hand.discard(seat)
         if kind in OPENERS:
             opener = seat
@@ -257,7 +271,7 @@ def score_pairs(hands: Iterable[HandRead]) -> list[PairScores]:
                 if not hit:
                     passive = pairs[(hand.currency, first, second)].passive
                     passive[ref] = passive.get(ref, 0) + 1
-            if decision.kind == "fold" and decision.facing is not None:
+            if decision.kind == PeerEvent.FOLD and decision.facing is not None:
                 bettor = hand.players[decision.facing]
                 for key in ((hand.currency, player, bettor), (hand.currency, player)):
                     folds[key][0] += decision.strong

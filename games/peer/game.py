@@ -17,6 +17,7 @@ from games.models import Round, RoundStatus, Seat, SeatStatus, Table
 from games.peer.hands import PeerHand, PeerState, from_cents
 from games.peer.services import PeerGame
 from games.peer.voids import void_pot
+from games.tables.event_words import Wordings
 from games.tables.hand_names import street_name
 from games.tables.table_game import CatchUp, Staked, TableGame, VoidedStakes
 
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 
 class PeerTableGame(TableGame):
     peer: ClassVar[PeerGame[Any, Any]]  # the game's tables' services, with their timer
+    # What each kind of event its hands record says in a hand's history: the peer tables'
+    # words (``PEER_WORDS``) and the words of the game's own kinds.
+    event_words: ClassVar[Wordings]
 
     def load_hand(self, engine_state: dict[str, Any]) -> PeerHand[PeerState]:
         return self.peer.load_hand(engine_state)

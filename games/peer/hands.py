@@ -12,11 +12,20 @@ from typing import Any, Protocol, TypeVar
 from games.engine.betting import BettingRound, Chips
 from payouts.models import CENT
 
-# Events the services write around the engine's own: not replayed, but kept in the history.
-HAND_OPENED, TIMED_OUT, LEFT_TABLE = "hand_opened", "timed_out", "left_table"
-# A player out of time on the table's number of hands in a row, sat out from the next hand.
-SAT_OUT = "sat_out"
-SERVICE_EVENTS = frozenset({HAND_OPENED, TIMED_OUT, LEFT_TABLE, SAT_OUT})
+
+class HouseEvent(StrEnum):
+    """What the house records in a peer hand's history around the engine's own events: not
+    replayed, but kept in the history."""
+
+    HAND_OPENED = "hand_opened"
+    TIMED_OUT = "timed_out"
+    LEFT_TABLE = "left_table"
+    # A player out of time on the table's number of hands in a row, sat out from the next hand.
+    SAT_OUT = "sat_out"
+
+
+SERVICE_EVENTS = frozenset(HouseEvent)
+UNKNOWN_CARD = "??"  # the PHH standard's card nobody may see
 
 
 def to_cents(amount: Decimal) -> int:

@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext
 
 from casino.roles import AUDITOR
+from games.engine.betting import PeerEvent
 from games.engine.drawmaha import DrawmahaState
 from games.engine.hands import HandValue
 from games.engine.stud import StudState
@@ -99,7 +100,7 @@ def peer_dealt_cards(
     if events is None:
         events = round_.events.order_by("sequence").values_list("kind", "data")
     for kind, data in events:
-        if kind == "reshuffle":
+        if kind == PeerEvent.RESHUFFLE:
             reshuffles.append({"shuffle": data["shuffle"], "returned": data["returned"]})
         else:
             dealt += _audited_cards(data)

@@ -27,17 +27,14 @@ from casino import metrics
 from casino.faults import fault_point
 from casino.models import ADDRESS_LENGTH
 from casino.refusals import Kind
-from games.engine.betting import WAGERS
+from games.engine.betting import WAGERS, PeerEvent
 from games.engine.cards import Card
 from games.engine.common import Event, RuleViolation
 from games.engine.dealer import Deck
 from games.models import Round, RoundStatus, Seat, SeatStatus, Table, TableStatus
 from games.peer import fair_play
 from games.peer.hands import (
-    HAND_OPENED,
-    LEFT_TABLE,
-    SAT_OUT,
-    TIMED_OUT,
+    HouseEvent,
     PeerHand,
     PeerState,
     from_cents,
@@ -296,7 +293,7 @@ class PeerGame(ABC, Generic[State, Decision]):
                     return
                 deadline = cast(datetime, round_.decision_deadline)  # out of time: it has one
                 sat_out = count_timeout(round_, hand, seat)
-                record(round_, [Event(TIMED_OUT, {"seat": seat}), *sat_out], actor=None)
+                record(round_, [Event(HouseEvent.TIMED_OUT, {"seat": seat}), *sat_out], actor=None)
                 metrics.decision_timed_out(self.game)
                 play(self, round_, hand, self.default_decision(hand.state, seat), actor=None)
                 if round_.status == RoundStatus.DECIDING:
@@ -395,7 +392,9 @@ def count_timeout(round_: Round, hand: PeerHand[PeerState], seat: int) -> list[E
         seating.cash_out_at = seating.sat_out_at + time_sat_out
         fields += ["sat_out_at", "cash_out_at"]
         data = {"seat": seat, "timeouts": seating.timeouts_in_a_row}
-        sat_out.append(Event(SAT_OUT, {**data, "cash_out_at": seating.cash_out_at.isoformat()}))
+        sat_out.append(
+            Event(HouseEvent.SAT_OUT, {**data, "cash_out_at": seating.cash_out_at.isoformat()})
+        )
     seating.save(update_fields=fields)
     return sat_out
 
@@ -470,10 +469,10 @@ def chips_moved(
         if not amount:
             return None
         kind, postings = TransactionKind.STAKE, [Posting(chips, -amount), Posting(pot, amount)]
-    elif event.kind in ("uncalled_bet_returned", "pot_awarded") and data["amount"]:
+    elif event.kind in (PeerEvent.UNCALLED_BET_RETURNED, PeerEvent.POT_AWARDED) and data["amount"]:
         amount = from_cents(data["amount"])
         kind, postings = TransactionKind.SETTLEMENT, [Posting(pot, -amount), Posting(chips, amount)]
-    elif event.kind == "rake" and data["amount"]:
+    elif event.kind == PeerEvent.RAKE and data["amount"]:
         amount = from_cents(data["amount"])
         rake = house_account(AccountKind.RAKE, table.currency)
         kind, postings = TransactionKind.RAKE, [Posting(pot, -amount), Posting(rake, amount)]
@@ -671,7 +670,7 @@ def open_hand(
         **opened,
         "starting_stacks": stacks,
     }
-    record(round_, [Event(HAND_OPENED, details)], actor=None)
+    record(round_, [Event(HouseEvent.HAND_OPENED, details)], actor=None)
     metrics.round_opened(peer.game)
     after_events(peer, round_, hand, events, actor=None)
     return round_
@@ -688,7 +687,7 @@ def leaver_to_act(
     if not is_leaving(hand.seat_ids[seat]):
         schedule(peer, round_.table_id, cast(datetime, round_.decision_deadline))
         return None
-    record(round_, [Event(LEFT_TABLE, {"seat": seat})], actor=actor)
+    record(round_, [Event(HouseEvent.LEFT_TABLE, {"seat": seat})], actor=actor)
     return seat
 
 

@@ -18,11 +18,12 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
 
 from games import registry
-from games.engine.drawmaha import FLOP_SIZE, HAND_SIZE, DrawmahaState
+from games.engine.betting import PeerEvent
+from games.engine.drawmaha import FLOP_SIZE, HAND_SIZE, DrawmahaEvent, DrawmahaState
 from games.engine.stud import StudState
 from games.models import Game, Round, RoundStatus, Seat
 from games.peer.game import PeerTableGame
-from games.peer.hands import LEFT_TABLE, TIMED_OUT, PeerHand, PeerState, from_cents
+from games.peer.hands import HouseEvent, PeerHand, PeerState, from_cents
 from games.peer.selectors import (
     awarded_hand,
     peer_dealt_cards,
@@ -30,10 +31,11 @@ from games.peer.selectors import (
     pot_part_name,
     shown_server_seed,
 )
-from games.stud.serializers import UNKNOWN_CARD, withheld_seats
+from games.stud.serializers import withheld_seats
 from games.tables import selectors
-from games.tables.hand_names import hand_name, street_name
-from games.tables.voids import VOIDED
+from games.tables.event_words import MaySee, SeenEvent
+from games.tables.hand_names import hand_name
+from games.tables.voids import PitEvent
 from payouts.models import LedgerEntry
 
 # The peer games by the name they have in page addresses and in the API's.
@@ -111,7 +113,9 @@ def _hidden_seats(
     if selectors.is_staff_member(viewer):
         return frozenset()
     shown = {
-        data["seat"] for kind, data in round_.events.values_list("kind", "data") if kind == "show"
+        data["seat"]
+        for kind, data in round_.events.values_list("kind", "data")
+        if kind == PeerEvent.SHOW
     }
     return frozenset(
         seat
@@ -201,16 +205,13 @@ def finished_hand(game: PeerTableGame, round_: Round, viewer: User | AnonymousUs
         board=board,
         seats=seats,
         settlement=settlement_lines(state, events, who) if over else [],
-        actions=action_lines(events, who, may_see, viewer_seats=own),
+        actions=action_lines(game, events, who, may_see, viewer_seats=own),
         viewer_net=sum(mine, Decimal(0)) if mine and round_.status == RoundStatus.SETTLED else None,
         void_reason=round_.void_reason if round_.status == RoundStatus.VOIDED else "",
         dealt=dealt,
         reshuffles=reshuffles,
         server_seed=shown_server_seed(round_, viewer),
     )
-
-
-MaySee = Callable[[int, str, str | None], bool]
 
 
 def _may_see(
@@ -235,10 +236,10 @@ def _may_see(
 def _withheld(kind: str, data: Any, may_see: MaySee) -> Any:
     """An event without the cards dealt to a seat that the viewer may not see (the board, the
     burns, a common card and a twist card shown face up are everyone's)."""
-    if kind == "deal":
+    if kind == PeerEvent.DEAL:
         cards = [c for c in data["cards"] if may_see(c["seat"], c["card"], c.get("face"))]
         return {**data, "cards": cards}
-    if kind == "replacements":
+    if kind == DrawmahaEvent.REPLACEMENTS:
         cards = [c for c in data["cards"] if may_see(data["seat"], c["card"], None)]
         return {**data, "cards": cards}
     return data
@@ -267,30 +268,30 @@ def settlement_lines(
     lines = []
     timed_out: set[int] = set()
     for kind, data in events:
-        if kind == VOIDED:
+        if kind == PitEvent.VOIDED:
             lines.append(
                 gettext("Voided by the pit: stakes returned (%(reason)s).")
                 % {"reason": data["reason"]}
             )
-        elif kind == TIMED_OUT:
+        elif kind == HouseEvent.TIMED_OUT:
             timed_out.add(data["seat"])
-        elif kind == "fold" and data["seat"] in timed_out:
+        elif kind == PeerEvent.FOLD and data["seat"] in timed_out:
             lines.append(gettext("%(who)s timed out: hand folded.") % {"who": who(data["seat"])})
-        elif kind == LEFT_TABLE:
+        elif kind == HouseEvent.LEFT_TABLE:
             lines.append(
                 gettext("%(who)s left the table: hand folded.") % {"who": who(data["seat"])}
             )
-        elif kind == "uncalled_bet_returned":
+        elif kind == PeerEvent.UNCALLED_BET_RETURNED:
             lines.append(
                 gettext("Uncalled bet of %(amount)s returned to %(who)s.")
                 % {"amount": amount(data["amount"]), "who": who(data["seat"])}
             )
-        elif kind == "rake":
+        elif kind == PeerEvent.RAKE:
             lines.append(
                 gettext("Rake (%(pot)s): %(amount)s.")
                 % {"pot": pot_name(data["pot"]), "amount": amount(data["amount"])}
             )
-        elif kind == "pot_awarded":
+        elif kind == PeerEvent.POT_AWARDED:
             lines += _award_lines(state, data, who)
     return lines
 
@@ -316,11 +317,8 @@ def _award_lines(state: PeerState, data: dict[str, Any], who: Callable[[int], st
     return lines
 
 
-def _cards(cards: Iterable[dict[str, Any]]) -> str:
-    return " ".join(c["card"] for c in cards)
-
-
 def action_lines(
+    game: PeerTableGame,
     events: Iterable[tuple[str, dict[str, Any]]],
     who: Callable[[int], str],
     may_see: MaySee,
@@ -333,7 +331,7 @@ def action_lines(
     for kind, data in events:
         seat = data.get("seat") if isinstance(data, dict) else None
         values = {"who": who(seat) if isinstance(seat, int) else "", **_amounts(data)}
-        line = _action_line(kind, data, values, seat, may_see, viewer_seats)
+        line = _action_line(game, kind, SeenEvent(data, values, seat, may_see, viewer_seats))
         if line:
             lines.append(line)
     return lines
@@ -345,100 +343,10 @@ def _amounts(data: Any) -> dict[str, str]:
     return {key: amount(data[key]) for key in ("amount", "added") if isinstance(data.get(key), int)}
 
 
-def _action_line(
-    kind: str,
-    data: dict[str, Any],
-    values: dict[str, str],
-    seat: int | None,
-    may_see: MaySee,
-    viewer_seats: frozenset[int],
-) -> str | None:
-    match kind:
-        case "ante":
-            return gettext("%(who)s posts the ante %(amount)s.") % values
-        case "small_blind":
-            return gettext("%(who)s posts the small blind %(amount)s.") % values
-        case "big_blind":
-            return gettext("%(who)s posts the big blind %(amount)s.") % values
-        case "bring_in_seat":
-            return gettext("%(who)s has the lowest door card (%(card)s) and brings in.") % {
-                **values,
-                "card": data["door_card"],
-            }
-        case "bring_in":
-            return gettext("%(who)s brings in for %(amount)s.") % values
-        case "complete":
-            return gettext("%(who)s completes to %(amount)s.") % values
-        case "bet":
-            return gettext("%(who)s bets %(amount)s.") % values
-        case "raise":
-            return gettext("%(who)s raises to %(amount)s.") % values
-        case "call":
-            return gettext("%(who)s calls %(added)s.") % values
-        case "check":
-            return gettext("%(who)s checks.") % values
-        case "fold":
-            return gettext("%(who)s folds.") % values
-        case "deal":
-            seen = [
-                c
-                for c in data["cards"]
-                if c["card"] != UNKNOWN_CARD and may_see(c["seat"], c["card"], c.get("face"))
-            ]
-            return gettext("%(street)s dealt: %(cards)s.") % {
-                "street": street_name(data["street"]),
-                "cards": _cards(seen) or "…",
-            }
-        case "board":
-            return gettext("%(street)s: %(cards)s.") % {
-                "street": street_name(data["street"]),
-                "cards": _cards(data["cards"]),
-            }
-        case "common_card":
-            return gettext("Too few cards for everyone: the common card %(card)s (ST-9).") % {
-                "card": data["card"]
-            }
-        case "reshuffle":
-            return gettext("The deck ran out: the discards are shuffled and dealt on.")
-        case "draw":
-            return gettext("The draw: up to %(count)s cards each.") % {"count": data["max_cards"]}
-        case "exchange":
-            if data["count"] == 0:
-                return gettext("%(who)s stands pat.") % values
-            return gettext("%(who)s exchanges %(count)s.") % {**values, "count": data["count"]}
-        case "twist_shown":
-            return gettext("%(who)s is shown the twist card %(card)s.") % {
-                **values,
-                "card": data["card"],
-            }
-        case "twist_taken":
-            return gettext("%(who)s takes the twist card %(card)s.") % {
-                **values,
-                "card": data["card"],
-            }
-        case "twist_rejected":
-            return gettext("%(who)s rejects the twist card %(card)s.") % {
-                **values,
-                "card": data["card"],
-            }
-        case "replacements" if seat in viewer_seats:
-            return gettext("%(who)s gets %(cards)s.") % {**values, "cards": _cards(data["cards"])}
-        case "showdown":
-            return gettext("Showdown.")
-        case "show":
-            cards = " ".join(data["cards"])
-            return gettext("%(who)s shows %(cards)s.") % {**values, "cards": cards}
-        case "muck":
-            return gettext("%(who)s mucks.") % values
-        case "uncalled_bet_returned":
-            return gettext("Uncalled bet of %(amount)s returned to %(who)s.") % values
-        case "timed_out":
-            return gettext("%(who)s runs out of time.") % values
-        case "left_table":
-            return gettext("%(who)s has left the table.") % values
-        case "voided":
-            return gettext("Voided by the pit: %(reason)s.") % {"reason": data["reason"]}
-    return None
+def _action_line(game: PeerTableGame, kind: str, event: SeenEvent) -> str | None:
+    """The event in the words its game gives its kind; None for a kind the history keeps quiet."""
+    words = game.event_words.get(kind)
+    return words(event) if words is not None else None
 
 
 # Game recall ----------------------------------------------------------------------------------

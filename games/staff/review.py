@@ -20,6 +20,7 @@ from django.db.models import F, Q, QuerySet, Sum, Window
 from django.utils.translation import gettext_lazy as _
 
 from casino.gaming_day import gaming_day_bounds
+from games.engine.betting import PeerEvent
 from games.models import BoxSettlement, Round, RoundEvent, RoundStatus, Table
 from games.peer.game import PeerTableGame
 from games.peer.hands import from_cents
@@ -180,7 +181,7 @@ def review(rounds: list[Round], *, using: str = DEFAULT_DB_ALIAS) -> list[Review
     peer = {r.pk: r for r in rounds if r.player_id is None}
     for event in (
         RoundEvent.objects.using(using)
-        .filter(round_id__in=peer, kind="pot_awarded")
+        .filter(round_id__in=peer, kind=PeerEvent.POT_AWARDED)
         .order_by("round_id", "sequence")
     ):
         round_ = peer[event.round_id]

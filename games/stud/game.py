@@ -10,9 +10,11 @@ from django.urls import URLPattern
 from games.engine import stud
 from games.engine.cards import Card
 from games.models import Game, Round
+from games.peer.event_words import PEER_WORDS
 from games.peer.game import PeerTableGame
 from games.peer.hands import PeerHand, PeerState
 from games.stud import limits, replay, tasks, urls
+from games.stud.event_words import STUD_WORDS
 from games.stud.serializers import hand_json, visible_events
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ class SevenCardStudTables(PeerTableGame):
     limit_fields = limits.LIMIT_FIELDS
     default_limits = limits.DEFAULT_LIMITS
     peer = tasks.STUD
+    event_words = {**PEER_WORDS, **STUD_WORDS}
 
     def limit_problems(self, values: Mapping[str, Any]) -> dict[str, str]:
         return limits.limit_problems(values)

@@ -14,7 +14,7 @@ from games.models import TableLimits
 from games.peer.hands import to_cents
 
 ACTIONS = tuple(kind.value for kind in ActionKind)
-FORCED = frozenset({"ante"})  # forced bets into the pot before any decision (ST-2)
+FORCED = frozenset({stud.StudEvent.ANTE})  # forced bets into the pot before any decision (ST-2)
 
 
 @dataclass(frozen=True)

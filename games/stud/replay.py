@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import stud
-from games.engine.betting import WAGERS, Action, ActionKind
+from games.engine.betting import WAGERS, Action, ActionKind, PeerEvent
 from games.engine.common import RuleViolation
 from games.engine.dealer import Deck
+from games.engine.stud import StudEvent
 from games.models import Round, TableLimits
 from games.peer.hands import SERVICE_EVENTS
 from games.peer.replay import compare_stacks_and_ledger
@@ -56,8 +57,8 @@ def last_card_mismatches(played: list[tuple[str, dict[str, Any]]]) -> list[str]:
     folded: set[int] = set()
     burns: set[str] = set()
     for number, (kind, data) in enumerate(played, start=1):
-        dealt = [(c["card"], c["seat"]) for c in data["cards"]] if kind == "deal" else []
-        if kind == "common_card":
+        dealt = [(c["card"], c["seat"]) for c in data["cards"]] if kind == PeerEvent.DEAL else []
+        if kind == StudEvent.COMMON_CARD:
             dealt = [(data["card"], -1)]
         for card, seat in dealt:
             if holder.get(card) in folded:
@@ -65,11 +66,11 @@ def last_card_mismatches(played: list[tuple[str, dict[str, Any]]]) -> list[str]:
                     f"event {number}: {card}, folded by seat {holder[card]}, is dealt again (ST-9)"
                 )
             holder[card] = seat
-        if kind == "burn":
+        if kind == PeerEvent.BURN:
             burns.add(data["card"])
-        elif kind == "fold":
+        elif kind == PeerEvent.FOLD:
             folded.add(data["seat"])
-        elif kind == "reshuffle" and set(data["returned"]) != burns:
+        elif kind == PeerEvent.RESHUFFLE and set(data["returned"]) != burns:
             mismatches.append(
                 f"event {number}: the reshuffle returns {' '.join(data['returned'])}, "
                 f"not the burns {' '.join(sorted(burns))} (ST-9)"

@@ -16,19 +16,19 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from games.engine import stud, stud_phh
+from games.engine.betting import PeerEvent
 from games.engine.cards import Card
 from games.engine.common import Event, cards_to_json
 from games.engine.hands import CATEGORIES, best_hand
 from games.models import Round, RoundStatus, Table
 from games.peer import serializers as peer_serializers
-from games.peer.hands import SERVICE_EVENTS
+from games.peer.hands import SERVICE_EVENTS, UNKNOWN_CARD
 from games.peer.selectors import PeerTable
 from games.stud.hand import ACTIONS, Hand
 from games.tables.hand_names import hand_name, named
 from games.tables.selectors import is_staff_member
 from payouts.serializers import AmountField
 
-UNKNOWN_CARD = "??"  # the PHH standard's card nobody may see
 HAND_SIZE = 5  # HR-3: a poker hand is five cards
 
 
@@ -126,7 +126,7 @@ def withheld_seats(
 
 def _visible(kind: str, data: dict[str, Any], withheld: frozenset[int]) -> dict[str, Any]:
     """An event with the withheld seats' down cards as ``??``, without their deck positions."""
-    if kind != "deal" or not withheld:
+    if kind != PeerEvent.DEAL or not withheld:
         return data
     return {
         **data,

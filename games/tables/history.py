@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models import Round, RoundEvent, Table, TableLimits
 from games.tables.hand_names import category_name
+from games.tables.voids import PitEvent
 from payouts.models import Paytable, PaytableLine, PaytableVersion
 
 EMPTY = "—"
@@ -288,7 +289,9 @@ def table_history(table: Table) -> list[HistoryEntry]:
 
 def void_history(rounds: models.QuerySet[Round]) -> list[HistoryEntry]:
     """Each voided round: who voided it, when and why (from its ``voided`` event)."""
-    voids = RoundEvent.objects.filter(round__in=rounds, kind="voided").select_related("actor")
+    voids = RoundEvent.objects.filter(round__in=rounds, kind=PitEvent.VOIDED).select_related(
+        "actor"
+    )
     return [
         HistoryEntry(
             at=event.created_at,

@@ -11,24 +11,35 @@ event records who did it and why. A peer table then goes on with its next hand.
 from __future__ import annotations
 
 from decimal import Decimal
+from enum import StrEnum
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino.refusals import Kind
 from games.engine.common import Event
 from games.models import Round, RoundStatus, Table
 from games.tables import seeds
+from games.tables.event_words import Wordings, says
 from games.tables.rounds import record
 from games.tables.table_game import game_of
 from payouts.approvals import ChangeRefused
 from payouts.models import LedgerEntry, TransactionKind
 from payouts.services import Posting, Transfer, post_transactions
 
-VOIDED = "voided"
+
+class PitEvent(StrEnum):
+    """What the pit records in a round's history, whatever the game."""
+
+    VOIDED = "voided"
+
+
+PIT_WORDS: Wordings = {PitEvent.VOIDED: says(gettext_lazy("Voided by the pit: %(reason)s."))}
+
 NOT_IN_PLAY = "round_not_in_play"  # the refusal of a round already settled or voided
 
 
@@ -72,7 +83,12 @@ def void_round(round_: Round, *, by: User, reason: str) -> Round:
         voided = game.void_stakes(round_, by=by, reason=reason)
         record(
             round_,
-            [Event(VOIDED, {"by": by.username, "reason": reason, "returned": voided.returned})],
+            [
+                Event(
+                    PitEvent.VOIDED,
+                    {"by": by.username, "reason": reason, "returned": voided.returned},
+                )
+            ],
             actor=by,
         )
         round_.status = RoundStatus.VOIDED

@@ -22,7 +22,7 @@ from games.drawmaha.tasks import DRAWMAHA as drawmaha
 from games.engine import drawmaha as drawmaha_engine
 from games.engine import stud as stud_engine
 from games.models import Round, RoundEvent, Seat, SeatStatus
-from games.peer.hands import SAT_OUT
+from games.peer.hands import HouseEvent
 from games.stud.hand import Hand as StudHand
 from games.stud.tasks import STUD as stud
 from games.tables import services as table_services
@@ -110,14 +110,14 @@ def test_two_hands_timed_out_in_a_row_sit_a_player_out_and_no_ante_is_taken(play
     sitting = seat_of(table, cal)
     assert sitting.sat_out_at is not None
     assert sitting.cash_out_at == sitting.sat_out_at + timedelta(minutes=15)
-    assert list(second.events.filter(kind=SAT_OUT).values_list("data", flat=True)) == [
+    assert list(second.events.filter(kind=HouseEvent.SAT_OUT).values_list("data", flat=True)) == [
         {"seat": 2, "timeouts": 2, "cash_out_at": sitting.cash_out_at.isoformat()}
     ]  # engine seat 2 of the hand: cal, third from the dealer's left
-    assert not first.events.filter(kind=SAT_OUT).exists()
+    assert not first.events.filter(kind=HouseEvent.SAT_OUT).exists()
     # The hand history's file and recall read past it (the services' own event).
     assert api_client(cal).get(f"/api/v1/stud/hands/{second.pk}/phh/").status_code == 200
     recalled = api_client(cal).get(f"/api/v1/stud/hands/{second.pk}/").json()
-    assert SAT_OUT in [event["kind"] for event in recalled["events"]]
+    assert HouseEvent.SAT_OUT in [event["kind"] for event in recalled["events"]]
     chips, wallet = sitting.chips, balance(cal)
     for _ in range(2):
         following = running(table)

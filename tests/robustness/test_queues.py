@@ -26,7 +26,7 @@ from games.joker_draw import services as joker_draw
 from games.joker_draw.services import BoxRequest
 from games.joker_draw.tasks import dispatch_rtp_run
 from games.models import Round, RoundEvent, Seat, Table
-from games.peer.hands import HAND_OPENED, TIMED_OUT
+from games.peer.hands import HouseEvent
 from games.peer.services import next_hand_at
 from games.stud.tasks import STUD
 from games.tables import services as table_services
@@ -210,12 +210,12 @@ def test_a_laboratory_run_holds_up_no_fold_and_no_deal(
     hand = hands.get()
     act_due = hand.decision_deadline
     wait_for("the fold", lambda: event_at(joker_round.pk, "fold"), give_up, make_run)
-    wait_for("the stud timeout", lambda: event_at(hand.pk, TIMED_OUT), give_up, make_run)
+    wait_for("the stud timeout", lambda: event_at(hand.pk, HouseEvent.TIMED_OUT), give_up, make_run)
 
     folded, dealt, acted = (
         event_at(joker_round.pk, "fold"),
-        event_at(hand.pk, HAND_OPENED),
-        event_at(hand.pk, TIMED_OUT),
+        event_at(hand.pk, HouseEvent.HAND_OPENED),
+        event_at(hand.pk, HouseEvent.TIMED_OUT),
     )
     assert fold_due <= folded <= fold_due + ON_TIME, (fold_due, folded)
     assert deal_due <= dealt <= deal_due + ON_TIME, (deal_due, dealt)

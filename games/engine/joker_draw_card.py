@@ -91,12 +91,21 @@ def _conditions(stage: int) -> list[Condition]:
     ]
     conditions.append(Condition("full_house_three"))
     conditions += [Condition("straight_flush_draw", cards=4)]
+    conditions += [Condition("straight_draw", ranks=ranks) for ranks in range(1, 5)]
+    if stage > 0:
+        conditions += [
+            Condition("pair", min_rank=rank, kicker=_rank(letter))
+            for rank in _SET_RANKS
+            for letter in "TJQKA"
+        ]
     if stage == 0:
         conditions.append(Condition("joker"))
         conditions += [Condition("high_cards", min_rank=_rank(letter)) for letter in "TJQKA"]
         conditions += [Condition("straight_flush_draw", cards=cards) for cards in (2, 3)]
         conditions += [
-            Condition("straight_flush_draw", cards=2, min_rank=_rank(letter)) for letter in "TJQK"
+            Condition("straight_flush_draw", cards=cards, min_rank=_rank(letter))
+            for cards in (2, 3)
+            for letter in "68TJQK"
         ]
     # The joker makes a pair or a draw of most hands: each holding also with and without it.
     conditions += [
@@ -296,6 +305,18 @@ class _Stage:
                 if trial_total > total + self.least_gain:
                     chosen, total, improved = trial, trial_total, True
                     break
+        return self.prune(chosen)
+
+    def prune(self, chosen: list[int]) -> list[int]:
+        """`chosen` without the rules that win too little where they stand (some decide no
+        hand once rules above them took their hands)."""
+        place = 0
+        while place < len(chosen) - 1:
+            trial = chosen[:place] + chosen[place + 1 :]
+            if self.total(trial) >= self.total(chosen) - self.least_gain:
+                chosen = trial
+            else:
+                place += 1
         return chosen
 
     def _neighbours(self, chosen: list[int]) -> Iterator[list[int]]:

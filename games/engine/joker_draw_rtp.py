@@ -144,6 +144,7 @@ HAND_CONDITIONS = (
     "high_cards",
     "odd_card",
     "straight_flush_draw",
+    "straight_draw",
     "full_house_three",
     "any",
 )
@@ -166,6 +167,7 @@ _KEPT = {
     "high_cards": None,
     "odd_card": 4,  # one to four, as the hand holds them
     "straight_flush_draw": None,  # two to four, as the hand holds them
+    "straight_draw": 4,
     "full_house_three": 3,
     "any": 0,
 } | dict.fromkeys(_FOUR_KINDS, 4)
@@ -199,6 +201,8 @@ class Condition:
     at_least: str | None = None  # `made`: a category name
     min_rank: int | None = None  # sets: the lowest rank of the (higher) set, 2..14
     cards: int | None = None  # `straight_flush_draw`: the fewest cards to the straight flush
+    ranks: int | None = None  # `straight_draw`: the fewest ranks that complete the straight
+    kicker: int | None = None  # `pair`: the lowest rank of the highest card beside the pair
     joker: bool | None = None  # whether the hand holds the joker; None: either
 
     @property
@@ -332,6 +336,8 @@ def _condition_from_table(where: str, when: Any) -> Condition:
         | ({"at_least"} if hand in ("made", "odd_card") else set())
         | ({"min_rank"} if hand in _RANKED else set())
         | ({"cards"} if hand == "straight_flush_draw" else set())
+        | ({"ranks"} if hand == "straight_draw" else set())
+        | ({"kicker"} if hand == "pair" else set())
         | ({"joker"} if hand not in _JOKERLESS else set())
     )
     extra = sorted(set(when) - allowed)
@@ -356,10 +362,20 @@ def _condition_from_table(where: str, when: Any) -> Condition:
         not isinstance(cards, int) or isinstance(cards, bool) or not 2 <= cards <= HAND_SIZE - 1
     ):
         raise ValueError(f"{where}.cards: 'straight_flush_draw' needs 2, 3 or 4 cards")
+    ranks = when.get("ranks")
+    if hand == "straight_draw" and (
+        not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= 4
+    ):
+        raise ValueError(f"{where}.ranks: 'straight_draw' needs 1 to 4 ranks")
+    kicker = when.get("kicker")
+    if kicker is not None:
+        if not isinstance(kicker, str) or len(kicker) != 1 or kicker not in RANKS:
+            raise ValueError(f"{where}.kicker: {kicker!r} is not a rank letter of {RANKS}")
+        kicker = RANKS.index(kicker) + 2
     joker = when.get("joker")
     if joker is not None and not isinstance(joker, bool):
         raise ValueError(f"{where}.joker: true (the hand holds the joker) or false")
-    return Condition(hand, at_least, min_rank, cards, joker)
+    return Condition(hand, at_least, min_rank, cards, ranks, kicker, joker)
 
 
 def strategy_to_table(strategy: Strategy) -> dict[str, Any]:
@@ -380,6 +396,10 @@ def _condition_to_table(condition: Condition) -> dict[str, str | int | bool]:
         table["min_rank"] = RANKS[condition.min_rank - 2]
     if condition.cards is not None:
         table["cards"] = condition.cards
+    if condition.ranks is not None:
+        table["ranks"] = condition.ranks
+    if condition.kicker is not None:
+        table["kicker"] = RANKS[condition.kicker - 2]
     if condition.joker is not None:
         table["joker"] = condition.joker
     return table
@@ -542,6 +562,8 @@ class Hands:
             match = self.category == category
             if condition.min_rank is not None:
                 match &= self.top_rank >= condition.min_rank
+            if condition.kicker is not None:  # a pair's strength ranks its kickers next
+                match &= (self.strength >> _TOP_RANK_SHIFT - 4) & 0xF >= condition.kicker
             return match, self._sets(size)
         if condition.hand == "joker":
             joker = self.cards == _JOKER
@@ -556,6 +578,8 @@ class Hands:
             if condition.min_rank is not None:
                 match &= self.top_rank >= condition.min_rank
             return match, match[:, None] & self._sets(3)
+        if condition.hand == "straight_draw":
+            return self._straight_draw(condition.ranks or 1)
         if condition.hand == "straight_flush_draw":
             return self._straight_flush_draw(condition.cards or 2, condition.min_rank or 2)
         if condition.hand == "high_cards":
@@ -655,6 +679,21 @@ class Hands:
         moves_down = _BINOMIAL[cards, place]
         below = cards[:, None, :] < cards[:, :, None]  # [row, left out, other card]
         return np.where(below, stays[:, None, :], moves_down[:, None, :]).sum(axis=2) - moves_down
+
+    def _straight_draw(self, ranks: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Hands with four cards to a straight that `ranks` or more ranks complete, the joker
+        counting as any; the four that the most ranks complete are kept, then the four that
+        make the highest straight, ties going as in ``_best_four``."""
+        tables = _fours()
+        four = self._fours
+        completing = tables.straight_ranks[four].astype(np.int64)
+        own = tables.straight_card[four] == self.cards
+        value = np.where(own, tables.straight_second[four], tables.straight_best[four])
+        slots = np.arange(HAND_SIZE)
+        score = (completing << 32 | value.astype(np.int64)) * HAND_SIZE + slots
+        drop = np.argmax(score, axis=1)
+        match = completing.max(axis=1) >= ranks
+        return match, match[:, None] & (slots[None, :] != drop[:, None])
 
     def _best_four(self, kind: str) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """The hand's four cards of `kind` that make the highest hand of that kind with one more

@@ -3,10 +3,12 @@ rules a player can follow at the table, like a video poker strategy chart.
 
 The card is a rule table of the RTP laboratory (``joker_draw_rtp.Strategy``), so it is played and
 measured exactly as any strategy is. ``derive_card`` builds it from a solved best play, decision
-by decision, by greedy insertion: it starts from the one ``any`` rule that loses least, then
-again and again adds the candidate rule, at the place in the list, that wins the most expected
-value over every hand the rule would then decide, until no rule wins ``tolerance`` antes per
-hand. Rules therefore come ranked as a strategy chart ranks them: the first that fits decides.
+by decision, by greedy insertion: from each ``any`` rule it again and again adds the candidate
+rule, at the place in the list, that wins the most expected value over every hand the rule
+would then decide, until no rule wins ``tolerance`` antes per hand; the best list is then
+improved by local search (a rule taken out and the best insertion put in, or another ``any``
+last) and rid of the rules that no longer win enough. Rules therefore come ranked as a strategy
+chart ranks them: the first that fits decides.
 
 What a rule's action is worth on a hand, in original antes:
 

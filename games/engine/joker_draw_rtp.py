@@ -53,17 +53,36 @@ Conditions (``when``) speak the dealer's language (JD-9); each says which cards 
                     card outside its sets
 ``high_cards``      one to four cards of ``min_rank`` or higher,   those cards
                     the joker counting as one
+``full_house_three`` a full house [its three of ``min_rank`` or    the three
+                    higher]
+``straight_flush_   ``cards`` (2..4) to four cards of one suit     those cards
+draw``              within five consecutive ranks, the ace high
+                    or low [each of ``min_rank`` or higher], the
+                    joker counting as any card; the most such
+                    cards, then the highest ranks, are kept
+``straight_draw``   four cards to a straight that ``ranks`` (1..4) those four
+                    or more ranks complete, the joker counting
+                    as any; the four the most ranks complete,
+                    then the highest straight, are kept
 ``any``             every hand                                     nothing (JD-9.6)
 =================== ============================================== ==========================
+
+``odd_card`` also takes ``min_rank`` (its (higher) set of that rank or higher), and ``pair``
+``kicker`` (a rank letter: the highest card beside the pair of that rank or higher). Every
+holding but ``joker`` and ``any`` takes ``joker``: true when the hand must hold the joker,
+false when it must not (the joker pairs any card and draws to every straight and flush, so
+the same holding often plays otherwise with it).
 
 ``min_rank`` is a rank letter (``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``). Where a hand
 holds several sets of four of the kind, the one that makes the highest hand of that kind with one
 more card is kept, ties going as the live engine breaks them (JD-9). Actions (``do``): ``bet``
 (twice the current ante), ``fold``, and ``exchange``, which discards every card the condition
 does not keep: at ``first`` it must discard 1 to 5 cards (not ``made``, JD-5), at ``second``
-exactly one (``two_pair`` and the four-card draws, JD-6; not ``high_cards``, whose count
-depends on the hand); ``third`` has no exchange (JD-7). ``joker`` and ``high_cards`` are
-the player's strategy card's words (``games.engine.joker_draw_card``), not the dealer's.
+exactly one (``two_pair``, ``odd_card`` and the four-card draws, ``straight_flush_draw`` of 4
+cards among them, JD-6; not ``high_cards`` nor a shorter ``straight_flush_draw``, whose count
+depends on the hand); ``third`` has no exchange (JD-7). ``joker``, ``high_cards``,
+``full_house_three``, ``straight_flush_draw`` and ``straight_draw`` are the player's strategy
+card's words (``games.engine.joker_draw_card``), not the dealer's.
 
 The dealer's JD-9 draw is the same machinery: ``DEALER_DRAW`` lists its conditions in rule order
 and the first that matches says what the dealer keeps (tested against ``dealer_discards``).

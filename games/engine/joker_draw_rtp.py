@@ -651,7 +651,9 @@ class Hands:
         ranks, _, _ = self._rank_counts
         odd = ~sets
         drop = np.argmin(np.where(odd, ranks.astype(np.int16), 99), axis=1)
-        return odd.any(axis=1), np.arange(HAND_SIZE)[None, :] != drop[:, None]
+        has_odd = np.asarray(odd.any(axis=1), dtype=bool)
+        kept: NDArray[np.bool_] = np.arange(HAND_SIZE)[None, :] != drop[:, None]
+        return has_odd, kept
 
     def _straight_flush_draw(
         self, cards: int, min_rank: int

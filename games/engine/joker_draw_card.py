@@ -3,10 +3,12 @@ rules a player can follow at the table, like a video poker strategy chart.
 
 The card is a rule table of the RTP laboratory (``joker_draw_rtp.Strategy``), so it is played and
 measured exactly as any strategy is. ``derive_card`` builds it from a solved best play, decision
-by decision, by greedy insertion: it starts from the one ``any`` rule that loses least, then
-again and again adds the candidate rule, at the place in the list, that wins the most expected
-value over every hand the rule would then decide, until no rule wins ``tolerance`` antes per
-hand. Rules therefore come ranked as a strategy chart ranks them: the first that fits decides.
+by decision, by greedy insertion: from each ``any`` rule it again and again adds the candidate
+rule, at the place in the list, that wins the most expected value over every hand the rule
+would then decide, until no rule wins ``tolerance`` antes per hand; the best list is then
+improved by local search (a rule taken out and the best insertion put in, or another ``any``
+last) and rid of the rules that no longer win enough. Rules therefore come ranked as a strategy
+chart ranks them: the first that fits decides.
 
 What a rule's action is worth on a hand, in original antes:
 
@@ -24,7 +26,8 @@ comes with its 99% interval (the same decks make it far narrower than either RTP
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -54,8 +57,8 @@ from games.engine.joker_draw_rtp import (
     play_rounds,
 )
 
-TOLERANCE = 2e-5  # antes per hand: a rule that wins less is not worth a line on the card
-MAX_RULES = 16  # per decision
+TOLERANCE = 1e-5  # antes per hand: a rule that wins less is not worth a line on the card
+MAX_RULES = 40  # per decision
 _Z99 = NormalDist().inv_cdf(0.995)
 
 
@@ -83,10 +86,36 @@ def _conditions(stage: int) -> list[Condition]:
         for rank in _SET_RANKS
     ]
     conditions += [Condition(hand) for hand in _DRAWS]
-    conditions += [Condition("odd_card", at_least=name) for name in _ODD_CARD]
+    conditions += [
+        Condition("odd_card", at_least=name, min_rank=rank)
+        for name in _ODD_CARD
+        for rank in _SET_RANKS
+    ]
+    conditions.append(Condition("full_house_three"))
+    conditions += [Condition("straight_flush_draw", cards=4)]
+    conditions += [Condition("straight_draw", ranks=ranks) for ranks in range(1, 5)]
+    if stage > 0:
+        conditions += [
+            Condition("pair", min_rank=rank, kicker=_rank(letter))
+            for rank in _SET_RANKS
+            for letter in "TJQKA"
+        ]
     if stage == 0:
         conditions.append(Condition("joker"))
         conditions += [Condition("high_cards", min_rank=_rank(letter)) for letter in "TJQKA"]
+        conditions += [Condition("straight_flush_draw", cards=cards) for cards in (2, 3)]
+        conditions += [
+            Condition("straight_flush_draw", cards=cards, min_rank=_rank(letter))
+            for cards in (2, 3)
+            for letter in "68TJQK"
+        ]
+    # The joker makes a pair or a draw of most hands: each holding also with and without it.
+    conditions += [
+        replace(condition, joker=joker)
+        for condition in conditions
+        if condition.hand not in ("joker", "three_of_a_kind", "two_pair", "full_house_three")
+        for joker in (True, False)
+    ]
     return [*conditions, Condition("any")]
 
 
@@ -139,8 +168,11 @@ def _values(
         bet = 3 * solution.values.of(index.level[rows], known)
         fold = np.full(len(rows), -3.0)
         best = np.maximum(bet, fold)
+    held = Condition("any"), hands.condition(Condition("any"))
     for number, rule in enumerate(rules):
-        fits[number], keep = hands.condition(rule.when)
+        if held[0] != rule.when:  # a condition's actions come together: match it once
+            held = rule.when, hands.condition(rule.when)
+        fits[number], keep = held[1]
         if stage == 0:
             column = {"bet": FIRST_BET, "fold": FIRST_FOLD}.get(rule.do)
             if column is None:
@@ -201,47 +233,108 @@ def derive_stage(
 ) -> tuple[Rule, ...]:
     """The ranked rules of one decision, by greedy insertion (see the module): grown from each
     ``any`` rule in turn (folding the rest may win where betting it does not, once the hands
-    worth betting have rules of their own), the list worth most kept."""
+    worth betting have rules of their own), the list worth most kept and then improved by
+    exchanging one rule at a time for the insertion worth most."""
+    stage = _Stage(values, tolerance * values.fits.shape[1])
     lists = [
-        _grow(values, start, tolerance, max_rules)
+        stage.grow([start], max_rules)
         for start, rule in enumerate(values.rules)
         if rule.when.hand == "any"
     ]
-    chosen, _ = max(lists, key=lambda grown: grown[1])
+    chosen = stage.improve(max(lists, key=stage.total), max_rules)
     return tuple(values.rules[number] for number in chosen)
 
 
-def _grow(
-    values: StageValues, start: int, tolerance: float, max_rules: int
-) -> tuple[list[int], float]:
-    """The rules grown from the last rule `start`, and their total value."""
-    count = values.fits.shape[1]
-    last = {n for n, rule in enumerate(values.rules) if rule.when.hand == "any"}
-    chosen = [start]
-    decided_by = np.zeros(count, np.int64)  # each hand's place in `chosen`
-    current = values.value[start].copy()
-    while len(chosen) < max_rules:
-        best_gain, best_rule, best_place = tolerance * count, -1, -1
-        for number in range(len(values.rules)):
-            if number in chosen or number in last:
+class _Stage:
+    """The greedy search over one decision's candidates; each candidate's hands are kept as
+    indices, since most holdings fit few of the hands."""
+
+    def __init__(self, values: StageValues, least_gain: float) -> None:
+        self.values = values
+        self.least_gain = least_gain
+        self.members = [np.flatnonzero(fits) for fits in values.fits]
+        self.last = {n for n, rule in enumerate(values.rules) if rule.when.hand == "any"}
+
+    def decided(self, chosen: list[int]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """Each hand's place in `chosen` (the first rule that fits it) and its value there."""
+        count = self.values.fits.shape[1]
+        decided_by = np.full(count, len(chosen), np.int64)
+        current = np.zeros(count)
+        for place in reversed(range(len(chosen))):
+            hands = self.members[chosen[place]]
+            decided_by[hands] = place
+            current[hands] = self.values.value[chosen[place]][hands]
+        return decided_by, current
+
+    def total(self, chosen: list[int]) -> float:
+        return float(self.decided(chosen)[1].sum())
+
+    def best_insertion(self, chosen: list[int]) -> tuple[float, int, int]:
+        """The gain, rule and place of the candidate worth most inserted into `chosen`."""
+        decided_by, current = self.decided(chosen)
+        best_gain, best_rule, best_place = 0.0, -1, -1
+        for number, hands in enumerate(self.members):
+            if number in chosen or number in self.last or not len(hands):
                 continue
-            gain = np.where(values.fits[number], values.value[number] - current, 0)
-            by_place = np.bincount(decided_by, weights=gain, minlength=len(chosen))
+            gain = self.values.value[number][hands] - current[hands]
+            by_place = np.bincount(decided_by[hands], weights=gain, minlength=len(chosen))
             from_place = np.cumsum(by_place[::-1])[::-1]  # inserted at place p: rules p.. lose
             place = int(np.argmax(from_place))
             if from_place[place] > best_gain:
-                best_gain, best_rule, best_place = from_place[place], number, place
-        if best_rule < 0:
-            break
-        chosen.insert(best_place, best_rule)
-        taken = values.fits[best_rule] & (decided_by >= best_place)
-        decided_by = np.where(decided_by >= best_place, decided_by + 1, decided_by)
-        decided_by[taken] = best_place
-        current[taken] = values.value[best_rule][taken]
-    return chosen, float(current.sum())
+                best_gain, best_rule, best_place = float(from_place[place]), number, place
+        return best_gain, best_rule, best_place
+
+    def grow(self, chosen: list[int], max_rules: int) -> list[int]:
+        """`chosen` with the best insertion added again and again while it wins enough."""
+        chosen = list(chosen)
+        while len(chosen) < max_rules:
+            gain, rule, place = self.best_insertion(chosen)
+            if gain <= self.least_gain:
+                break
+            chosen.insert(place, rule)
+        return chosen
+
+    def improve(self, chosen: list[int], max_rules: int) -> list[int]:
+        """Local search: a rule taken out and the best insertion put in (maybe itself, at
+        another place), then growth, while that wins enough; the ``any`` rule stays last."""
+        total = self.total(chosen)
+        improved = True
+        while improved:
+            improved = False
+            for trial in self._neighbours(chosen):
+                trial = self.grow(trial, max_rules)
+                trial_total = self.total(trial)
+                if trial_total > total + self.least_gain:
+                    chosen, total, improved = trial, trial_total, True
+                    break
+        return self.prune(chosen)
+
+    def prune(self, chosen: list[int]) -> list[int]:
+        """`chosen` without the rules that win too little where they stand (some decide no
+        hand once rules above them took their hands)."""
+        place = 0
+        while place < len(chosen) - 1:
+            trial = chosen[:place] + chosen[place + 1 :]
+            if self.total(trial) >= self.total(chosen) - self.least_gain:
+                chosen = trial
+            else:
+                place += 1
+        return chosen
+
+    def _neighbours(self, chosen: list[int]) -> Iterator[list[int]]:
+        """The lists one step from `chosen`: another ``any`` rule last, or a rule taken out
+        and the best insertion put in its stead."""
+        for last in sorted(self.last - {chosen[-1]}):
+            yield [*chosen[:-1], last]
+        for place in range(len(chosen) - 1):
+            trial = chosen[:place] + chosen[place + 1 :]
+            _, rule, at = self.best_insertion(trial)
+            if rule >= 0:
+                trial.insert(at, rule)
+            yield trial
 
 
-DERIVED_ROUNDS = 100_000  # rounds of best play whose later decisions the card learns from
+DERIVED_ROUNDS = 300_000  # rounds of best play whose later decisions the card learns from
 
 
 def derive_card(

@@ -53,17 +53,36 @@ Conditions (``when``) speak the dealer's language (JD-9); each says which cards 
                     card outside its sets
 ``high_cards``      one to four cards of ``min_rank`` or higher,   those cards
                     the joker counting as one
+``full_house_three`` a full house [its three of ``min_rank`` or    the three
+                    higher]
+``straight_flush_   ``cards`` (2..4) to four cards of one suit     those cards
+draw``              within five consecutive ranks, the ace high
+                    or low [each of ``min_rank`` or higher], the
+                    joker counting as any card; the most such
+                    cards, then the highest ranks, are kept
+``straight_draw``   four cards to a straight that ``ranks`` (1..4) those four
+                    or more ranks complete, the joker counting
+                    as any; the four the most ranks complete,
+                    then the highest straight, are kept
 ``any``             every hand                                     nothing (JD-9.6)
 =================== ============================================== ==========================
+
+``odd_card`` also takes ``min_rank`` (its (higher) set of that rank or higher), and ``pair``
+``kicker`` (a rank letter: the highest card beside the pair of that rank or higher). Every
+holding but ``joker`` and ``any`` takes ``joker``: true when the hand must hold the joker,
+false when it must not (the joker pairs any card and draws to every straight and flush, so
+the same holding often plays otherwise with it).
 
 ``min_rank`` is a rank letter (``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``). Where a hand
 holds several sets of four of the kind, the one that makes the highest hand of that kind with one
 more card is kept, ties going as the live engine breaks them (JD-9). Actions (``do``): ``bet``
 (twice the current ante), ``fold``, and ``exchange``, which discards every card the condition
 does not keep: at ``first`` it must discard 1 to 5 cards (not ``made``, JD-5), at ``second``
-exactly one (``two_pair`` and the four-card draws, JD-6; not ``high_cards``, whose count
-depends on the hand); ``third`` has no exchange (JD-7). ``joker`` and ``high_cards`` are
-the player's strategy card's words (``games.engine.joker_draw_card``), not the dealer's.
+exactly one (``two_pair``, ``odd_card`` and the four-card draws, ``straight_flush_draw`` of 4
+cards among them, JD-6; not ``high_cards`` nor a shorter ``straight_flush_draw``, whose count
+depends on the hand); ``third`` has no exchange (JD-7). ``joker``, ``high_cards``,
+``full_house_three``, ``straight_flush_draw`` and ``straight_draw`` are the player's strategy
+card's words (``games.engine.joker_draw_card``), not the dealer's.
 
 The dealer's JD-9 draw is the same machinery: ``DEALER_DRAW`` lists its conditions in rule order
 and the first that matches says what the dealer keeps (tested against ``dealer_discards``).
@@ -143,6 +162,9 @@ HAND_CONDITIONS = (
     "joker",
     "high_cards",
     "odd_card",
+    "straight_flush_draw",
+    "straight_draw",
+    "full_house_three",
     "any",
 )
 OUTCOMES = ("folded", "no_game", "dealer_wins", "box_wins", "push")
@@ -163,8 +185,24 @@ _KEPT = {
     "joker": 1,
     "high_cards": None,
     "odd_card": 4,  # one to four, as the hand holds them
+    "straight_flush_draw": None,  # two to four, as the hand holds them
+    "straight_draw": 4,
+    "full_house_three": 3,
     "any": 0,
 } | dict.fromkeys(_FOUR_KINDS, 4)
+# The holdings whose lowest rank `min_rank` may set, and those that cannot say `joker`.
+_RANKED = (
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "high_cards",
+    "odd_card",
+    "full_house_three",
+    "straight_flush_draw",
+)
+_JOKERLESS = ("joker", "any")
+_DRAW_WINDOWS = 10  # five consecutive ranks: A-2-3-4-5 up to T-J-Q-K-A
+_FIVE_BIT_COUNT = np.array([bin(bits).count("1") for bits in range(32)], np.int64)
 # A strength's first tie-break rank (games.engine.hands): of the pair, the trips, the top pair.
 _TOP_RANK_SHIFT = 16
 _ROYAL = STRAIGHT_FLUSH << 4 | 14  # strength >> 16 of the ace-high straight flush (HR-10)
@@ -181,10 +219,16 @@ class Condition:
     hand: str
     at_least: str | None = None  # `made`: a category name
     min_rank: int | None = None  # sets: the lowest rank of the (higher) set, 2..14
+    cards: int | None = None  # `straight_flush_draw`: the fewest cards to the straight flush
+    ranks: int | None = None  # `straight_draw`: the fewest ranks that complete the straight
+    kicker: int | None = None  # `pair`: the lowest rank of the highest card beside the pair
+    joker: bool | None = None  # whether the hand holds the joker; None: either
 
     @property
     def kept(self) -> int | None:
         """How many cards the condition keeps; None when it depends on the hand."""
+        if self.hand == "straight_flush_draw" and self.cards == HAND_SIZE - 1:
+            return self.cards
         return _KEPT[self.hand]
 
 
@@ -309,7 +353,11 @@ def _condition_from_table(where: str, when: Any) -> Condition:
     allowed = (
         {"hand"}
         | ({"at_least"} if hand in ("made", "odd_card") else set())
-        | ({"min_rank"} if hand in _SETS or hand == "high_cards" else set())
+        | ({"min_rank"} if hand in _RANKED else set())
+        | ({"cards"} if hand == "straight_flush_draw" else set())
+        | ({"ranks"} if hand == "straight_draw" else set())
+        | ({"kicker"} if hand == "pair" else set())
+        | ({"joker"} if hand not in _JOKERLESS else set())
     )
     extra = sorted(set(when) - allowed)
     if extra:
@@ -328,7 +376,25 @@ def _condition_from_table(where: str, when: Any) -> Condition:
         if not isinstance(min_rank, str) or len(min_rank) != 1 or min_rank not in RANKS:
             raise ValueError(f"{where}.min_rank: {min_rank!r} is not a rank letter of {RANKS}")
         min_rank = RANKS.index(min_rank) + 2
-    return Condition(hand, at_least, min_rank)
+    cards = when.get("cards")
+    if hand == "straight_flush_draw" and (
+        not isinstance(cards, int) or isinstance(cards, bool) or not 2 <= cards <= HAND_SIZE - 1
+    ):
+        raise ValueError(f"{where}.cards: 'straight_flush_draw' needs 2, 3 or 4 cards")
+    ranks = when.get("ranks")
+    if hand == "straight_draw" and (
+        not isinstance(ranks, int) or isinstance(ranks, bool) or not 1 <= ranks <= 4
+    ):
+        raise ValueError(f"{where}.ranks: 'straight_draw' needs 1 to 4 ranks")
+    kicker = when.get("kicker")
+    if kicker is not None:
+        if not isinstance(kicker, str) or len(kicker) != 1 or kicker not in RANKS:
+            raise ValueError(f"{where}.kicker: {kicker!r} is not a rank letter of {RANKS}")
+        kicker = RANKS.index(kicker) + 2
+    joker = when.get("joker")
+    if joker is not None and not isinstance(joker, bool):
+        raise ValueError(f"{where}.joker: true (the hand holds the joker) or false")
+    return Condition(hand, at_least, min_rank, cards, ranks, kicker, joker)
 
 
 def strategy_to_table(strategy: Strategy) -> dict[str, Any]:
@@ -341,12 +407,20 @@ def strategy_to_table(strategy: Strategy) -> dict[str, Any]:
     return table
 
 
-def _condition_to_table(condition: Condition) -> dict[str, str]:
-    table = {"hand": condition.hand}
+def _condition_to_table(condition: Condition) -> dict[str, str | int | bool]:
+    table: dict[str, str | int | bool] = {"hand": condition.hand}
     if condition.at_least is not None:
         table["at_least"] = condition.at_least
     if condition.min_rank is not None:
         table["min_rank"] = RANKS[condition.min_rank - 2]
+    if condition.cards is not None:
+        table["cards"] = condition.cards
+    if condition.ranks is not None:
+        table["ranks"] = condition.ranks
+    if condition.kicker is not None:
+        table["kicker"] = RANKS[condition.kicker - 2]
+    if condition.joker is not None:
+        table["joker"] = condition.joker
     return table
 
 
@@ -485,9 +559,17 @@ class Hands:
         self.strength = evaluate_batch(cards)
         self.category = category_of_strength(self.strength)
         self.top_rank = (self.strength >> _TOP_RANK_SHIFT) & 0xF
+        self._draws: dict[int, tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
 
     def condition(self, condition: Condition) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Which hands match and, for each, which of its cards the condition keeps."""
+        match, keep = self._holding(condition)
+        if condition.joker is not None:
+            _, _, has_joker = self._rank_counts
+            match = match & (has_joker == condition.joker)
+        return match, keep
+
+    def _holding(self, condition: Condition) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         rows = len(self.cards)
         if condition.hand == "any":
             return np.ones(rows, bool), np.zeros((rows, HAND_SIZE), bool)
@@ -499,12 +581,26 @@ class Hands:
             match = self.category == category
             if condition.min_rank is not None:
                 match &= self.top_rank >= condition.min_rank
+            if condition.kicker is not None:  # a pair's strength ranks its kickers next
+                match &= (self.strength >> _TOP_RANK_SHIFT - 4) & 0xF >= condition.kicker
             return match, self._sets(size)
         if condition.hand == "joker":
             joker = self.cards == _JOKER
             return joker.any(axis=1), joker
         if condition.hand == "odd_card":
-            return self._odd_card(condition.at_least or "pair")
+            match, keep = self._odd_card(condition.at_least or "pair")
+            if condition.min_rank is not None:
+                match = match & (self.top_rank >= condition.min_rank)
+            return match, keep
+        if condition.hand == "full_house_three":
+            match = self.category == CATEGORIES.index("full_house")
+            if condition.min_rank is not None:
+                match &= self.top_rank >= condition.min_rank
+            return match, match[:, None] & self._sets(3)
+        if condition.hand == "straight_draw":
+            return self._straight_draw(condition.ranks or 1)
+        if condition.hand == "straight_flush_draw":
+            return self._straight_flush_draw(condition.cards or 2, condition.min_rank or 2)
         if condition.hand == "high_cards":
             ranks, _, _ = self._rank_counts
             high = (ranks < 0) | (ranks + 2 >= (condition.min_rank or 0))
@@ -534,22 +630,63 @@ class Hands:
     def _odd_card(self, at_least: str) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Hands of `at_least` or better up to four of a kind with a card outside their sets;
         all but the lowest such card are kept (the first of equal ranks, in hand order)."""
-        sets = np.zeros(self.cards.shape, bool)
-        for name, size in _ODD_CARD_SETS.items():
-            rows = self.category == CATEGORIES.index(name)
-            sets[rows] = self._sets(size)[rows]
-        ranks, _, _ = self._rank_counts
-        odd = ~sets
+        has_odd, keep = self._odd_cards
         match = (
             (self.category >= CATEGORIES.index(at_least))
             & (self.category <= FOUR_OF_A_KIND)
             & (self.category != STRAIGHT)
             & (self.category != CATEGORIES.index("flush"))
             & (self.category != CATEGORIES.index("full_house"))
-            & odd.any(axis=1)
+            & has_odd
         )
+        return match, match[:, None] & keep
+
+    @cached_property
+    def _odd_cards(self) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Whether each hand has a card outside its sets, and all but the lowest such card."""
+        sets = np.zeros(self.cards.shape, bool)
+        for name, size in _ODD_CARD_SETS.items():
+            rows = self.category == CATEGORIES.index(name)
+            sets[rows] = self._sets(size)[rows]
+        ranks, _, _ = self._rank_counts
+        odd = ~sets
         drop = np.argmin(np.where(odd, ranks.astype(np.int16), 99), axis=1)
-        return match, match[:, None] & (np.arange(HAND_SIZE)[None, :] != drop[:, None])
+        has_odd = np.asarray(odd.any(axis=1), dtype=bool)
+        kept: NDArray[np.bool_] = np.arange(HAND_SIZE)[None, :] != drop[:, None]
+        return has_odd, kept
+
+    def _straight_flush_draw(
+        self, cards: int, min_rank: int
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Hands with `cards` to four cards of one suit within five consecutive ranks (the ace
+        high or low), each of `min_rank` or higher, the joker counting as any; the most such
+        cards are kept, of the highest five ranks, then of the first suit, among equals."""
+        most, kept = self._straight_flush_cards(min_rank)
+        match = (most >= cards) & (most < HAND_SIZE)
+        return match, match[:, None] & kept
+
+    def _straight_flush_cards(self, min_rank: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """The most cards to a straight flush of `min_rank` or higher, and those cards."""
+        if min_rank in self._draws:
+            return self._draws[min_rank]
+        ranks, _, has_joker = self._rank_counts
+        rank = ranks.astype(np.int64) + 2
+        natural = (ranks >= 0) & (rank >= min_rank)
+        # Each card's bit at its rank, the ace's also at 1 (low); per suit, the bits it holds.
+        bits = np.where(natural, (1 << rank) | np.where(rank == 14, 2, 0), 0)
+        suit = (self.cards & 3).astype(np.int64)
+        held = np.stack([np.where(suit == s, bits, 0).sum(axis=1) for s in range(4)], axis=1)
+        # Cards per suit (columns) and window of five ranks from `low` (rows, highest first).
+        lows = np.arange(_DRAW_WINDOWS, 0, -1)
+        count = _FIVE_BIT_COUNT[(held[:, None, :] >> lows[None, :, None]) & 0b11111]
+        count = count.reshape(len(self.cards), -1) + has_joker[:, None]
+        best = np.argmax(count, axis=1)  # the first of equals: the highest window, first suit
+        low, best_suit = lows[best // 4], best % 4
+        most = count[np.arange(len(self.cards)), best]
+        window = 0b11111 << low[:, None]
+        kept = (suit == best_suit[:, None]) & ((bits & window) != 0) | (ranks < 0)
+        self._draws[min_rank] = most, kept
+        return most, kept
 
     @cached_property
     def _fours(self) -> NDArray[np.int64]:
@@ -563,6 +700,21 @@ class Hands:
         moves_down = _BINOMIAL[cards, place]
         below = cards[:, None, :] < cards[:, :, None]  # [row, left out, other card]
         return np.where(below, stays[:, None, :], moves_down[:, None, :]).sum(axis=2) - moves_down
+
+    def _straight_draw(self, ranks: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Hands with four cards to a straight that `ranks` or more ranks complete, the joker
+        counting as any; the four that the most ranks complete are kept, then the four that
+        make the highest straight, ties going as in ``_best_four``."""
+        tables = _fours()
+        four = self._fours
+        completing = tables.straight_ranks[four].astype(np.int64)
+        own = tables.straight_card[four] == self.cards
+        value = np.where(own, tables.straight_second[four], tables.straight_best[four])
+        slots = np.arange(HAND_SIZE)
+        score = (completing << 32 | value.astype(np.int64)) * HAND_SIZE + slots
+        drop = np.argmax(score, axis=1)
+        match = completing.max(axis=1) >= ranks
+        return match, match[:, None] & (slots[None, :] != drop[:, None])
 
     def _best_four(self, kind: str) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """The hand's four cards of `kind` that make the highest hand of that kind with one more

@@ -60,7 +60,22 @@ def write_card(digest: str, card: Strategy, measured: dict[str, Any], table: Any
 
 
 def _holding(condition: Condition) -> str:
-    """What a rule looks for in the hand, in the player's words."""
+    """What a rule looks for in the hand, in the player's words, with its kicker and whether
+    the hand holds the joker."""
+    holding = _held(condition)
+    if condition.kicker is not None:
+        holding = _("%(holding)s, the highest other card %(rank)s or higher") % {
+            "holding": holding,
+            "rank": rank_name(condition.kicker).lower(),
+        }
+    if condition.joker is True:
+        return _("%(holding)s, with the joker") % {"holding": holding}
+    if condition.joker is False:
+        return _("%(holding)s, without the joker") % {"holding": holding}
+    return holding
+
+
+def _held(condition: Condition) -> str:
     rank = condition.min_rank
     match condition.hand:
         case "made":
@@ -85,10 +100,48 @@ def _holding(condition: Condition) -> str:
             return _("Four cards to a straight that only one rank completes")
         case "joker":
             return _("The joker")
+        case "odd_card" if rank:
+            return _(
+                "%(hand)s or better up to four of a kind, of %(ranks)s or higher, "
+                "with a card outside it"
+            ) % {
+                "hand": category_name(condition.at_least or "pair"),
+                "ranks": rank_name(rank, several=True),
+            }
         case "odd_card":
             return _("%(hand)s or better up to four of a kind, with a card outside it") % {
                 "hand": category_name(condition.at_least or "pair")
             }
+        case "full_house_three":
+            return _("A full house")
+        case "straight_flush_draw":
+            cards = {
+                2: _("Two cards to a straight flush"),
+                3: _("Three cards to a straight flush"),
+                4: _("Four cards to a straight flush"),
+            }[condition.cards or 2]
+            if rank:
+                return _("%(cards)s, %(ranks)s or higher (the joker counts as any card)") % {
+                    "cards": cards,
+                    "ranks": rank_name(rank, several=True),
+                }
+            return _("%(cards)s (the joker counts as any card)") % {"cards": cards}
+        case "straight_draw":
+            return {
+                1: _("Four cards to a straight (the joker counts as any card)"),
+                2: _(
+                    "Four cards to a straight that two or more ranks complete "
+                    "(the joker counts as any card)"
+                ),
+                3: _(
+                    "Four cards to a straight that three or more ranks complete "
+                    "(the joker counts as any card)"
+                ),
+                4: _(
+                    "Four cards to a straight that four ranks complete "
+                    "(the joker counts as any card)"
+                ),
+            }[condition.ranks or 1]
         case "high_cards":
             return _("Cards of %(rank)s or higher (the joker counts as one)") % {
                 "rank": rank_name(rank or 2)
@@ -109,6 +162,9 @@ def _action(rule: Rule) -> str:
         "four_flush": _("keep the four, exchange the fifth card"),
         "open_straight": _("keep the four, exchange the fifth card"),
         "inside_straight": _("keep the four, exchange the fifth card"),
+        "straight_draw": _("keep the four, exchange the fifth card"),
+        "straight_flush_draw": _("keep them, exchange the rest"),
+        "full_house_three": _("keep the three of a kind, exchange the pair"),
         "joker": _("keep the joker, exchange the other four"),
         "high_cards": _("keep them, exchange the rest"),
         "odd_card": _("exchange the lowest card outside it"),

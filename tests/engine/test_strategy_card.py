@@ -84,6 +84,72 @@ def test_the_odd_card_holding_exchanges_the_lowest_card_outside_the_sets(text, a
     assert held(Condition("odd_card", at_least=at_least), text) == kept
 
 
+@pytest.mark.parametrize(
+    ("condition", "text", "kept"),
+    [
+        # The joker counts as any card of the suit; the most cards of the highest ranks stay.
+        (Condition("straight_flush_draw", cards=3), "2c 8h Th Kh JK", ["Th", "Kh", "JK"]),
+        (Condition("straight_flush_draw", cards=3), "2h 4h 6h 8h Kd", ["4h", "6h", "8h"]),
+        (Condition("straight_flush_draw", cards=3), "Ac 2c 4c 9h 7d", ["Ac", "2c", "4c"]),
+        (Condition("straight_flush_draw", cards=3), "9s Ts Js Qs Kd", ["9s", "Ts", "Js", "Qs"]),
+        (Condition("straight_flush_draw", cards=3), "2c 8h Th Kh 5d", None),
+        (Condition("straight_flush_draw", cards=4), "Ac 2c 4c JK 7d", ["Ac", "2c", "4c", "JK"]),
+        (Condition("straight_flush_draw", cards=4), "Ac 2c 4c 9h 7d", None),
+        (Condition("straight_flush_draw", cards=3), "Ac 2c 4c 3c JK", None),  # made
+        (Condition("straight_flush_draw", cards=2, min_rank=13), "2c 9h Th Kh Ah", ["Kh", "Ah"]),
+        (
+            Condition("straight_flush_draw", cards=2, min_rank=10),
+            "2c 9h Th Kh Ah",
+            ["Th", "Kh", "Ah"],
+        ),
+        # The four that the most ranks complete, not the highest straight (JD-9.3's).
+        (Condition("straight_draw", ranks=4), "6s 7d 8h Js JK", ["6s", "7d", "8h", "JK"]),
+        (Condition("straight_draw", ranks=3), "7h 9h Jd As JK", None),
+        (Condition("straight_draw", ranks=2), "7h 9h Jd As JK", ["7h", "9h", "Jd", "JK"]),
+        (Condition("straight_draw", ranks=1), "5c 6d 8h 9s Kd", ["5c", "6d", "8h", "9s"]),
+        (Condition("full_house_three"), "4c 4h 8d 8h 8s", ["8d", "8h", "8s"]),
+        (Condition("full_house_three"), "Jd Js Kc Ks JK", ["Kc", "Ks", "JK"]),
+        (Condition("full_house_three", min_rank=9), "4c 4h 8d 8h 8s", None),
+        (Condition("full_house_three"), "4c 4h 8d 8h 9s", None),
+        (Condition("odd_card", min_rank=11), "Kh 4c Kd 9s 7d", ["Kh", "Kd", "9s", "7d"]),
+        (Condition("odd_card", min_rank=11), "Th 4c Td 9s 7d", None),
+        (Condition("pair", kicker=12), "Jc Jd 4h 8s Kd", ["Jc", "Jd"]),
+        (Condition("pair", kicker=12), "Jc Jd 4h 8s Td", None),
+        (Condition("pair", joker=True), "Th 4c JK 9s 7d", ["Th", "JK"]),
+        (Condition("pair", joker=False), "Th 4c JK 9s 7d", None),
+        (Condition("pair", joker=False), "Th 4c Td 9s 7d", ["Th", "Td"]),
+        (Condition("four_flush", joker=True), "2s 7s 8s 9d JK", ["2s", "7s", "8s", "JK"]),
+        (Condition("four_flush", joker=False), "2s 7s 8s 9d JK", None),
+    ],
+)
+def test_the_cards_holdings_keep_what_they_say(condition, text, kept):
+    assert held(condition, text) == kept
+
+
+def test_straight_flush_draws_match_a_plain_count_on_random_hands():
+    """Per suit and five consecutive ranks (the ace also low), the cards held plus the joker."""
+    rng = random.Random(11)
+    rows = np.array([rng.sample(range(len(ALL_CARDS)), 5) for _ in range(3000)], np.uint8)
+    match, keep = Hands(rows).condition(Condition("straight_flush_draw", cards=3))
+    for row, fits, kept in zip(rows, match, keep, strict=True):
+        cards = [ALL_CARDS[i] for i in row]
+        joker = sum(card.is_joker for card in cards)
+        most = max(
+            sum(
+                card.suit == suit
+                and (low <= (card.rank or 0) <= low + 4 or low == 1 == card.rank % 13)
+                for card in cards
+                if not card.is_joker
+            )
+            + joker
+            for suit in {card.suit for card in cards if not card.is_joker}
+            for low in range(1, 11)
+        )
+        assert fits == (3 <= most <= 4)
+        if fits:
+            assert kept.sum() == most
+
+
 def test_high_cards_match_a_plain_count_on_random_hands():
     rng = random.Random(5)
     rows = np.array([rng.sample(range(len(ALL_CARDS)), 5) for _ in range(3000)], np.uint8)
@@ -95,7 +161,7 @@ def test_high_cards_match_a_plain_count_on_random_hands():
             assert list(kept) == high
 
 
-def rule(hand: str, do: str, **when: str) -> dict:
+def rule(hand: str, do: str, **when: object) -> dict:
     return {"when": {"hand": hand, **when}, "do": do}
 
 
@@ -103,13 +169,19 @@ CARD = {
     "first": [
         rule("made", "bet", at_least="straight"),
         rule("pair", "exchange", min_rank="J"),
+        rule("full_house_three", "exchange"),
+        rule("straight_flush_draw", "exchange", cards=2, min_rank="T"),
         rule("joker", "exchange"),
         rule("high_cards", "exchange", min_rank="Q"),
         rule("any", "bet"),
     ],
     "second": [
         rule("odd_card", "exchange", at_least="two_pair"),
+        rule("odd_card", "exchange", at_least="pair", min_rank="K", joker=False),
+        rule("straight_flush_draw", "exchange", cards=4, joker=True),
+        rule("straight_draw", "exchange", ranks=3),
         rule("four_flush", "exchange"),
+        rule("pair", "bet", min_rank="J", kicker="Q"),
         rule("any", "bet"),
     ],
     "third": [rule("any", "fold")],
@@ -150,6 +222,44 @@ def test_cards_with_the_new_holdings_round_trip_through_json():
             },
             r"^second\[0\]\.do: 'joker' exchanges 4 cards.*JD-6",
         ),
+        (
+            {"first": [rule("straight_flush_draw", "exchange"), rule("any", "bet")]},
+            r"^first\[0\]\.when\.cards: 'straight_flush_draw' needs 2, 3 or 4",
+        ),
+        (
+            {"first": [rule("straight_draw", "exchange", ranks=5), rule("any", "bet")]},
+            r"^first\[0\]\.when\.ranks: 'straight_draw' needs 1 to 4",
+        ),
+        (
+            {"first": [rule("pair", "exchange", kicker="X"), rule("any", "bet")]},
+            r"^first\[0\]\.when\.kicker: 'X' is not a rank letter",
+        ),
+        (
+            {"first": [rule("two_pair", "exchange", kicker="Q"), rule("any", "bet")]},
+            r"^first\[0\]\.when\.kicker: not a parameter of 'two_pair'",
+        ),
+        (
+            {"first": [rule("pair", "exchange", joker="yes"), rule("any", "bet")]},
+            r"^first\[0\]\.when\.joker: true",
+        ),
+        (
+            {"first": [rule("joker", "exchange", joker=True), rule("any", "bet")]},
+            r"^first\[0\]\.when\.joker: not a parameter of 'joker'",
+        ),
+        (
+            {
+                "first": [rule("any", "exchange")],
+                "second": [rule("straight_flush_draw", "exchange", cards=3), rule("any", "bet")],
+            },
+            r"^second\[0\]\.do: 'straight_flush_draw' exchanges one to four cards.*JD-6",
+        ),
+        (
+            {
+                "first": [rule("any", "exchange")],
+                "second": [rule("full_house_three", "exchange"), rule("any", "bet")],
+            },
+            r"^second\[0\]\.do: 'full_house_three' exchanges 2 cards.*JD-6",
+        ),
     ],
 )
 def test_bad_uses_of_the_new_holdings_are_refused_naming_the_field(table, message):
@@ -178,6 +288,30 @@ def test_greedy_ranking_puts_each_rule_where_it_wins_most():
     values = StageValues(rules, fits, value, value.max(axis=0))
     assert derive_stage(values) == (rules[0], rules[1], rules[3])
     assert derive_stage(values, max_rules=2) == (rules[0], rules[3])
+
+
+def test_the_ranking_exchanges_a_broad_rule_for_two_narrow_ones_worth_more():
+    """Ten hands, betting anything worth 0: X fits them all (worth 1 each), Y the first five
+    and Z the last five (1.9 each). Greedy insertion takes X first (10 over 9.5), then Y
+    before it; taking X out again and putting Z in wins more (19 over 14.5), and with room
+    for more rules X is left off once Y and Z take every hand it would decide."""
+    fits = np.zeros((4, 10), bool)
+    value = np.zeros((4, 10))
+    fits[0], value[0] = True, 1.0
+    fits[1, :5], value[1, :5] = True, 1.9
+    fits[2, 5:], value[2, 5:] = True, 1.9
+    fits[3] = True
+    rules = [
+        Rule(Condition("pair"), "bet"),
+        Rule(Condition("two_pair"), "bet"),
+        Rule(Condition("three_of_a_kind"), "bet"),
+        Rule(Condition("any"), "bet"),
+    ]
+    values = StageValues(rules, fits, value, value.max(axis=0))
+    for chosen in (derive_stage(values, max_rules=3), derive_stage(values)):
+        assert len(chosen) == 3
+        assert {*chosen[:2]} == {rules[1], rules[2]}  # they share no hand: either order
+        assert chosen[2] == rules[3]
 
 
 def test_a_comparison_plays_both_on_the_laboratorys_decks():
